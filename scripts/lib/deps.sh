@@ -1,0 +1,20 @@
+# Installs the Debian 12 packages the build, tests and demo need, when any is missing.
+# Sourced by scripts/test and scripts/demo.
+PROVISIONER_PACKAGES=(
+  g++ cmake ninja-build pkg-config git ca-certificates
+  libcurl4-openssl-dev nlohmann-json3-dev libssl-dev libpqxx-dev libcpp-httplib-dev
+  libspdlog-dev catch2 postgresql-15 postgresql-client-15 wrk curl
+)
+
+ensure_packages() {
+  local missing=()
+  for p in "${PROVISIONER_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "Installing missing packages: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
