@@ -1,0 +1,42 @@
+// The REST API v1: route registration and the database-backed auth and audit it runs with.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/result.hpp"
+#include "common/secret_box.hpp"
+#include "inventory/access.hpp"
+#include "inventory/database.hpp"
+#include "inventory/migrations.hpp"
+#include "provisioner/http/metrics.hpp"
+#include "provisioner/http/server.hpp"
+
+namespace provisioner::api {
+
+struct ApiContext {
+  inventory::DatabasePtr db;
+  std::shared_ptr<const common::SecretBox> secrets;
+  std::vector<inventory::MigrationFile> migrations;  // for /readyz
+  std::shared_ptr<http::MetricsRegistry> metrics;
+  std::string openapi_path;  // docs/openapi.yaml, served at /api/v1/openapi.yaml
+};
+
+// Registers every route of the service (health, metrics, API v1) on `server`.
+void registerRoutes(http::ApiServer& server, const ApiContext& context);
+
+// Bearer tokens checked against their SHA-256 hashes in the inventory.
+std::shared_ptr<http::Authenticator> makeAuthenticator(inventory::DatabasePtr db);
+// Audit records appended to the inventory's audit log.
+std::shared_ptr<http::AuditSink> makeAuditSink(inventory::DatabasePtr db);
+
+struct IssuedToken {
+  inventory::ApiToken token;
+  std::string secret;  // shown once, never stored
+};
+// Creates a token with a fresh 256-bit secret; only its hash is stored.
+common::Result<IssuedToken> issueToken(inventory::Database& db, const std::string& name,
+                                       const std::string& role);
+
+}  // namespace provisioner::api

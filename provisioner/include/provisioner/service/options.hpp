@@ -1,0 +1,33 @@
+// Command line of the `provisioner` binary: subcommands and their flags, with environment fallbacks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/result.hpp"
+
+namespace provisioner::service {
+
+struct ServiceOptions {
+  std::string command;  // "serve", "migrate", "token create", "token list", "token revoke", "help"
+  std::string listen = "127.0.0.1:8080";
+  std::string database_url;  // empty: a private PostgreSQL under state_dir
+  std::string state_dir = "./var";
+  std::string migrations_dir;
+  std::string secret_key_file;  // else PROVISIONER_SECRET_KEY, else state_dir/secret.key
+  std::string log_level = "info";
+  std::size_t http_threads = 8;
+  std::size_t db_pool_size = 8;
+  // token subcommands
+  std::string token_name;
+  std::string token_role;
+  std::optional<long long> token_id;
+};
+
+// Parses argv (without the program name). Unknown flags and missing values are errors naming them.
+common::Result<ServiceOptions> parseServiceOptions(const std::vector<std::string>& args);
+
+std::string serviceUsage();
+
+}  // namespace provisioner::service

@@ -1,0 +1,228 @@
+#include "provisioner/service/app.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <spdlog/spdlog.h>
+#include <thread>
+
+#include "common/secret_box.hpp"
+#include "inventory/access.hpp"
+#include "inventory/migrations.hpp"
+#include "provisioner/api/api.hpp"
+#include "provisioner/http/logging.hpp"
+#include "provisioner/http/rbac.hpp"
+#include "provisioner/service/options.hpp"
+#include "provisioner/service/private_postgres.hpp"
+
+namespace provisioner::service {
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 64;
+
+int report(const common::Error& e) {
+  std::cerr << "provisioner: " << e.message;
+  if (!e.field.empty()) std::cerr << " (" << e.field << ")";
+  std::cerr << " [" << e.code << "]\n";
+  return e.kind == common::ErrorKind::kInvalidArgument ? kExitUsage : kExitFailure;
+}
+
+// What every database-using command needs: a database (maybe private) with current migrations.
+struct Runtime {
+  std::unique_ptr<PrivatePostgres> private_pg;
+  inventory::DatabasePtr db;
+  std::vector<inventory::MigrationFile> migrations;
+};
+
+std::string migrationsDir(const ServiceOptions& o) {
+  return o.migrations_dir.empty() ? std::string(PROVISIONER_DEFAULT_MIGRATIONS_DIR)
+                                  : o.migrations_dir;
+}
+
+common::Result<Runtime> openRuntime(const ServiceOptions& o) {
+  Runtime rt;
+  std::string url = o.database_url;
+  if (url.empty()) {
+    auto pg = PrivatePostgres::start(o.state_dir);
+    if (!pg) return common::fail(std::move(pg).error());
+    rt.private_pg = std::move(pg).value();
+    url = rt.private_pg->url();
+  }
+  auto files = inventory::loadMigrations(migrationsDir(o));
+  if (!files) return common::fail(std::move(files).error());
+  rt.migrations = std::move(files).value();
+  auto applied = inventory::applyMigrations(url, rt.migrations);
+  if (!applied) return common::fail(std::move(applied).error());
+  if (!applied->applied.empty()) {
+    spdlog::info("applied {} migration(s), {} already current", applied->applied.size(),
+                 applied->already_applied.size());
+  }
+  auto db = inventory::Database::connect(url, o.db_pool_size);
+  if (!db) return common::fail(std::move(db).error());
+  rt.db = std::move(db).value();
+  return rt;
+}
+
+// The key for secrets at rest: flag, environment, or a key file created on first use.
+common::Result<common::SecretBox> loadSecretBox(const ServiceOptions& o) {
+  if (!o.secret_key_file.empty()) return common::SecretBox::fromKeyFile(o.secret_key_file);
+  if (const char* k = std::getenv("PROVISIONER_SECRET_KEY"); k != nullptr && *k != '\0') {
+    return common::SecretBox::fromKeyText(k);
+  }
+  const auto path = std::filesystem::path(o.state_dir) / "secret.key";
+  if (!std::filesystem::exists(path)) {
+    std::filesystem::create_directories(path.parent_path());
+    const mode_t old = umask(077);
+    std::ofstream(path) << common::base64Encode(common::randomBytes(32)) << "\n";
+    umask(old);
+    spdlog::warn("created a new secret key at {}; back it up: sealed BMC secrets need it",
+                 path.string());
+  }
+  return common::SecretBox::fromKeyFile(path.string());
+}
+
+common::Result<std::pair<std::string, int>> parseListen(const std::string& listen) {
+  auto colon = listen.rfind(':');
+  int port = -1;
+  if (colon != std::string::npos) {
+    try {
+      port = std::stoi(listen.substr(colon + 1));
+    } catch (...) {
+      port = -1;
+    }
+  }
+  if (colon == std::string::npos || port < 0 || port > 65535) {
+    return common::fail(common::invalidArgument(
+        "invalid_flag", "--listen must be HOST:PORT, e.g. 127.0.0.1:8080", "--listen"));
+  }
+  return std::make_pair(listen.substr(0, colon), port);
+}
+
+// Blocks SIGTERM/SIGINT in every thread; one watcher thread turns them into a graceful stop.
+class SignalWatcher {
+ public:
+  explicit SignalWatcher(std::function<void()> on_signal) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGTERM);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGUSR1);  // our own wake-up when the server ends by itself
+    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+    thread_ = std::thread([this, cb = std::move(on_signal)] {
+      int sig = 0;
+      sigwait(&set_, &sig);
+      if (sig != SIGUSR1) {
+        spdlog::info("received signal {}, shutting down gracefully", sig);
+        cb();
+      }
+    });
+  }
+  ~SignalWatcher() {
+    pthread_kill(thread_.native_handle(), SIGUSR1);
+    thread_.join();
+  }
+
+ private:
+  sigset_t set_{};
+  std::thread thread_;
+};
+
+int serve(const ServiceOptions& o) {
+  auto listen = parseListen(o.listen);
+  if (!listen) return report(listen.error());
+  auto box = loadSecretBox(o);
+  if (!box) return report(box.error());
+  auto rt = openRuntime(o);
+  if (!rt) return report(rt.error());
+
+  auto metrics = std::make_shared<http::MetricsRegistry>();
+  http::ServerOptions server_options;
+  server_options.host = listen->first;
+  server_options.port = listen->second;
+  server_options.threads = o.http_threads;
+  http::ApiServer server(server_options, api::makeAuthenticator(rt->db),
+                         api::makeAuditSink(rt->db), metrics);
+  api::ApiContext context{rt->db, std::make_shared<const common::SecretBox>(std::move(*box)),
+                          rt->migrations, metrics, PROVISIONER_DEFAULT_OPENAPI_FILE};
+  api::registerRoutes(server, context);
+  auto port = server.bind();
+  if (!port) return report(port.error());
+  spdlog::info("serving on http://{}:{}", listen->first, *port);
+  {
+    SignalWatcher watcher([&server] { server.stop(); });
+    server.run();
+  }
+  spdlog::info("stopped");
+  return 0;
+}
+
+int migrate(const ServiceOptions& o) {
+  auto rt = openRuntime(o);
+  if (!rt) return report(rt.error());
+  std::cout << "migrations current (" << rt->migrations.size() << " files)\n";
+  return 0;
+}
+
+int tokenCreate(const ServiceOptions& o) {
+  auto role = http::parseRole(o.token_role);
+  if (!role) return report(role.error());
+  auto rt = openRuntime(o);
+  if (!rt) return report(rt.error());
+  auto issued = api::issueToken(*rt->db, o.token_name, o.token_role);
+  if (!issued) return report(issued.error());
+  std::cerr << "created token " << issued->token.id << " '" << issued->token.name << "' with role "
+            << issued->token.role << "; it is shown only now:\n";
+  std::cout << issued->secret << "\n";
+  return 0;
+}
+
+int tokenList(const ServiceOptions& o) {
+  auto rt = openRuntime(o);
+  if (!rt) return report(rt.error());
+  auto tokens = inventory::listTokens(*rt->db);
+  if (!tokens) return report(tokens.error());
+  for (const auto& t : *tokens) {
+    std::cout << t.id << "\t" << t.name << "\t" << t.role << "\t" << t.created_at << "\t"
+              << (t.revoked_at ? "revoked " + *t.revoked_at : "active") << "\n";
+  }
+  return 0;
+}
+
+int tokenRevoke(const ServiceOptions& o) {
+  auto rt = openRuntime(o);
+  if (!rt) return report(rt.error());
+  auto revoked = inventory::revokeToken(*rt->db, *o.token_id);
+  if (!revoked) return report(revoked.error());
+  std::cout << "revoked token " << revoked->id << " '" << revoked->name << "'\n";
+  return 0;
+}
+
+}  // namespace
+
+int runProvisioner(const std::vector<std::string>& args) {
+  auto options = parseServiceOptions(args);
+  if (!options) {
+    report(options.error());
+    std::cerr << serviceUsage();
+    return kExitUsage;
+  }
+  const ServiceOptions& o = *options;
+  http::configureJsonLogging(spdlog::level::from_str(o.log_level));
+  if (o.command == "serve") return serve(o);
+  if (o.command == "migrate") return migrate(o);
+  if (o.command == "token create") return tokenCreate(o);
+  if (o.command == "token list") return tokenList(o);
+  if (o.command == "token revoke") return tokenRevoke(o);
+  if (o.command == "help" || o.command == "--help") {
+    std::cout << serviceUsage();
+    return 0;
+  }
+  std::cerr << "provisioner: unknown command '" << o.command << "'\n" << serviceUsage();
+  return kExitUsage;
+}
+
+}  // namespace provisioner::service

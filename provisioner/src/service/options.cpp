@@ -1,0 +1,148 @@
+#include "provisioner/service/options.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <functional>
+#include <map>
+
+namespace provisioner::service {
+namespace {
+
+using common::invalidArgument;
+
+std::string envOr(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return (v != nullptr && *v != '\0') ? std::string(v) : fallback;
+}
+
+common::Result<long long> parseNumber(const std::string& flag, const std::string& text,
+                                      long long min, long long max) {
+  long long v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || v < min || v > max) {
+    return common::fail(invalidArgument("invalid_flag",
+                                        flag + " must be a number from " + std::to_string(min) +
+                                            " to " + std::to_string(max),
+                                        flag));
+  }
+  return v;
+}
+
+// Splits "token create" style commands off the front of the arguments.
+std::pair<std::string, std::size_t> commandOf(const std::vector<std::string>& args) {
+  if (args.empty()) return {"help", 0};
+  if (args[0] == "token" && args.size() > 1) return {"token " + args[1], 2};
+  return {args[0], 1};
+}
+
+using Setter = std::function<common::Result<void>(ServiceOptions&, const std::string&)>;
+
+std::map<std::string, Setter> flagSetters() {
+  auto text = [](std::string ServiceOptions::*field) {
+    return Setter([field](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+      o.*field = v;
+      return common::success();
+    });
+  };
+  auto count = [](std::size_t ServiceOptions::*field, const char* flag) {
+    return Setter([field, flag](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+      auto n = parseNumber(flag, v, 1, 256);
+      if (!n) return common::fail(std::move(n).error());
+      o.*field = static_cast<std::size_t>(*n);
+      return common::success();
+    });
+  };
+  return {
+      {"--listen", text(&ServiceOptions::listen)},
+      {"--database-url", text(&ServiceOptions::database_url)},
+      {"--state-dir", text(&ServiceOptions::state_dir)},
+      {"--migrations-dir", text(&ServiceOptions::migrations_dir)},
+      {"--secret-key-file", text(&ServiceOptions::secret_key_file)},
+      {"--log-level", text(&ServiceOptions::log_level)},
+      {"--name", text(&ServiceOptions::token_name)},
+      {"--role", text(&ServiceOptions::token_role)},
+      {"--http-threads", count(&ServiceOptions::http_threads, "--http-threads")},
+      {"--db-pool-size", count(&ServiceOptions::db_pool_size, "--db-pool-size")},
+  };
+}
+
+}  // namespace
+
+common::Result<ServiceOptions> parseServiceOptions(const std::vector<std::string>& args) {
+  ServiceOptions o;
+  o.database_url = envOr("PROVISIONER_DATABASE_URL", "");
+  o.state_dir = envOr("PROVISIONER_STATE_DIR", o.state_dir);
+  o.migrations_dir = envOr("PROVISIONER_MIGRATIONS_DIR", "");
+  auto [command, first] = commandOf(args);
+  o.command = command;
+  static const auto setters = flagSetters();
+  std::vector<std::string> positional;
+  for (std::size_t i = first; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      positional.push_back(a);
+      continue;
+    }
+    auto eq = a.find('=');
+    std::string flag = a.substr(0, eq);
+    auto it = setters.find(flag);
+    if (it == setters.end()) {
+      return common::fail(invalidArgument("unknown_flag", "unknown flag " + flag, flag));
+    }
+    std::string value;
+    if (eq != std::string::npos) {
+      value = a.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      return common::fail(invalidArgument("missing_value", flag + " needs a value", flag));
+    }
+    PROV_TRY(it->second(o, value));
+  }
+  if (o.command == "token revoke") {
+    if (positional.size() != 1) {
+      return common::fail(invalidArgument("missing_argument", "usage: token revoke ID", "id"));
+    }
+    auto id = parseNumber("id", positional[0], 1, (1LL << 62));
+    if (!id) return common::fail(std::move(id).error());
+    o.token_id = *id;
+  } else if (!positional.empty()) {
+    return common::fail(
+        invalidArgument("unexpected_argument", "unexpected argument " + positional[0]));
+  }
+  if (o.command == "token create" && (o.token_name.empty() || o.token_role.empty())) {
+    return common::fail(invalidArgument("missing_flag", "token create needs --name and --role",
+                                        o.token_name.empty() ? "--name" : "--role"));
+  }
+  return o;
+}
+
+std::string serviceUsage() {
+  return R"(usage: provisioner COMMAND [flags]
+
+commands:
+  serve                       run the service (HTTP API, boot endpoints, workers)
+  migrate                     apply pending database migrations and exit
+  token create --name N --role ROLE
+                              create an API token (printed once); ROLE is viewer, procurement,
+                              asset, operator or admin
+  token list                  list tokens (never their secrets)
+  token revoke ID             revoke a token
+  help                        this text
+
+flags:
+  --listen HOST:PORT          address to serve on (default 127.0.0.1:8080)
+  --database-url URL          PostgreSQL URL (env PROVISIONER_DATABASE_URL); when absent a
+                              private PostgreSQL is started under --state-dir
+  --state-dir DIR             private database and secret key (env PROVISIONER_STATE_DIR,
+                              default ./var)
+  --migrations-dir DIR        SQL migrations (env PROVISIONER_MIGRATIONS_DIR)
+  --secret-key-file FILE      AES-256 key for secrets at rest (else env PROVISIONER_SECRET_KEY,
+                              else DIR/secret.key, created on first use)
+  --http-threads N            HTTP worker threads (default 8)
+  --db-pool-size N            database connections (default 8)
+  --log-level LEVEL           trace, debug, info, warn, error (default info)
+)";
+}
+
+}  // namespace provisioner::service
