@@ -1,0 +1,25 @@
+// The route groups of REST API v1; registerRoutes() (register.cpp) adds them all.
+#pragma once
+
+#include <memory>
+
+#include "provisioner/api/api.hpp"
+
+namespace provisioner::api {
+
+using ContextPtr = std::shared_ptr<const ApiContext>;
+using ContextHandler = common::Result<http::Response> (*)(const ApiContext&, const http::Request&);
+
+// A route handler bound to the shared context (which lives as long as any handler).
+inline http::Handler withContext(const ContextPtr& ctx, ContextHandler fn) {
+  return [ctx, fn](const http::Request& request) { return fn(*ctx, request); };
+}
+
+void addServiceRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addPurchaseOrderRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addAssetRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addSiteRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addNodeRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addAdminRoutes(http::ApiServer& server, const ContextPtr& ctx);
+
+}  // namespace provisioner::api

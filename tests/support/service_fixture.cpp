@@ -1,0 +1,104 @@
+#include "support/service_fixture.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "inventory/migrations.hpp"
+#include "support/test_database.hpp"
+
+namespace testing {
+namespace {
+
+const char* kTestKey = "101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f";
+
+template <class T>
+T orFail(common::Result<T> r, const char* what) {
+  if (!r) FAIL(what << ": " << r.error().message);
+  return std::move(r).value();
+}
+
+HttpResult toResult(const httplib::Result& r) {
+  if (!r) FAIL("HTTP request failed: " << httplib::to_string(r.error()));
+  HttpResult out;
+  out.status = r->status;
+  out.body = r->body;
+  out.content_type = r->get_header_value("Content-Type");
+  out.headers = r->headers;
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json HttpResult::json() const {
+  auto j = nlohmann::json::parse(body, nullptr, false);
+  if (j.is_discarded()) FAIL("response is not JSON: " << body);
+  return j;
+}
+
+ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
+  auto files = orFail(inventory::loadMigrations(migrationsDir()), "load migrations");
+  orFail(inventory::applyMigrations(url_, files), "apply migrations");
+  db_ = orFail(inventory::Database::connect(url_, 4), "connect");
+  metrics_ = std::make_shared<provisioner::http::MetricsRegistry>();
+  provisioner::http::ServerOptions options;
+  options.host = "127.0.0.1";
+  options.port = 0;
+  options.threads = 4;
+  options.max_body_bytes = 1 << 20;
+  server_ = std::make_unique<provisioner::http::ApiServer>(
+      options, provisioner::api::makeAuthenticator(db_), provisioner::api::makeAuditSink(db_),
+      metrics_);
+  auto box = orFail(common::SecretBox::fromKeyText(kTestKey), "key");
+  provisioner::api::ApiContext context{db_, std::make_shared<const common::SecretBox>(box), files,
+                                       metrics_,
+                                       std::string(PROVISIONER_TEST_SOURCE_DIR) +
+                                           "/docs/openapi.yaml"};
+  provisioner::api::registerRoutes(*server_, context);
+  port_ = orFail(server_->bind(), "bind");
+  thread_ = std::thread([this] { server_->run(); });
+  for (const char* role : {"viewer", "procurement", "asset", "operator", "admin"}) {
+    auto issued = orFail(provisioner::api::issueToken(*db_, std::string("test-") + role, role),
+                         "issue token");
+    tokens_[role] = issued.secret;
+  }
+}
+
+ServiceFixture::~ServiceFixture() {
+  server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+HttpResult ServiceFixture::get(const std::string& path, const std::string& role,
+                               const httplib::Headers& extra) {
+  httplib::Client client("127.0.0.1", port_);
+  httplib::Headers headers = extra;
+  headers.emplace("Authorization", "Bearer " + token(role));
+  return toResult(client.Get(path.c_str(), headers));
+}
+
+HttpResult ServiceFixture::send(const std::string& method, const std::string& path,
+                                const std::string& body, const std::string& role,
+                                const std::string& content_type, const httplib::Headers& extra) {
+  httplib::Client client("127.0.0.1", port_);
+  httplib::Headers headers = extra;
+  if (!role.empty()) headers.emplace("Authorization", "Bearer " + token(role));
+  if (method == "POST") return toResult(client.Post(path.c_str(), headers, body, content_type.c_str()));
+  if (method == "PUT") return toResult(client.Put(path.c_str(), headers, body, content_type.c_str()));
+  if (method == "PATCH") {
+    return toResult(client.Patch(path.c_str(), headers, body, content_type.c_str()));
+  }
+  if (method == "DELETE") {
+    return toResult(client.Delete(path.c_str(), headers, body, content_type.c_str()));
+  }
+  if (method == "GET") return toResult(client.Get(path.c_str(), headers));
+  FAIL("unsupported method " << method);
+  return {};
+}
+
+HttpResult ServiceFixture::anonymous(const std::string& method, const std::string& path,
+                                     const std::string& body) {
+  httplib::Client client("127.0.0.1", port_);
+  if (method == "GET") return toResult(client.Get(path.c_str()));
+  return toResult(client.Post(path.c_str(), body, "application/json"));
+}
+
+}  // namespace testing

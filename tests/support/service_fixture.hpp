@@ -1,0 +1,61 @@
+// A real service for API tests: fresh database with migrations, the ApiServer with every route on
+// an ephemeral port, tokens for each role, and an HTTP client helper.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include "inventory/database.hpp"
+#include "provisioner/api/api.hpp"
+
+namespace testing {
+
+struct HttpResult {
+  int status = 0;
+  std::string body;
+  std::string content_type;
+  httplib::Headers headers;
+  nlohmann::json json() const;  // the parsed body (fails the test if it is not JSON)
+};
+
+class ServiceFixture {
+ public:
+  ServiceFixture();
+  ~ServiceFixture();
+
+  // Token secret of a fresh token with this role ("viewer" ... "admin").
+  const std::string& token(const std::string& role) const { return tokens_.at(role); }
+  int port() const { return port_; }
+  inventory::Database& db() { return *db_; }
+  const std::string& databaseUrl() const { return url_; }
+
+  HttpResult get(const std::string& path, const std::string& role = "admin",
+                 const httplib::Headers& extra = {});
+  HttpResult send(const std::string& method, const std::string& path, const std::string& body,
+                  const std::string& role = "admin",
+                  const std::string& content_type = "application/json",
+                  const httplib::Headers& extra = {});
+  HttpResult sendJson(const std::string& method, const std::string& path,
+                      const nlohmann::json& body, const std::string& role = "admin") {
+    return send(method, path, body.dump(), role);
+  }
+  // Without any Authorization header.
+  HttpResult anonymous(const std::string& method, const std::string& path,
+                       const std::string& body = "");
+
+ private:
+  std::string url_;
+  inventory::DatabasePtr db_;
+  std::shared_ptr<provisioner::http::MetricsRegistry> metrics_;
+  std::unique_ptr<provisioner::http::ApiServer> server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::map<std::string, std::string> tokens_;
+};
+
+}  // namespace testing
