@@ -4,23 +4,35 @@ namespace common {
 
 std::string_view toString(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kInvalidArgument: return "invalid_argument";
-    case ErrorKind::kNotFound: return "not_found";
-    case ErrorKind::kConflict: return "conflict";
-    case ErrorKind::kUnauthenticated: return "unauthenticated";
-    case ErrorKind::kPermissionDenied: return "permission_denied";
-    case ErrorKind::kPayloadTooLarge: return "payload_too_large";
-    case ErrorKind::kUnsupportedMediaType: return "unsupported_media_type";
-    case ErrorKind::kUnavailable: return "unavailable";
-    case ErrorKind::kTimeout: return "timeout";
-    case ErrorKind::kProtocol: return "protocol";
-    case ErrorKind::kInternal: return "internal";
+    case ErrorKind::kInvalidArgument:
+      return "invalid_argument";
+    case ErrorKind::kNotFound:
+      return "not_found";
+    case ErrorKind::kConflict:
+      return "conflict";
+    case ErrorKind::kUnauthenticated:
+      return "unauthenticated";
+    case ErrorKind::kPermissionDenied:
+      return "permission_denied";
+    case ErrorKind::kPayloadTooLarge:
+      return "payload_too_large";
+    case ErrorKind::kUnsupportedMediaType:
+      return "unsupported_media_type";
+    case ErrorKind::kUnavailable:
+      return "unavailable";
+    case ErrorKind::kTimeout:
+      return "timeout";
+    case ErrorKind::kProtocol:
+      return "protocol";
+    case ErrorKind::kInternal:
+      return "internal";
   }
   return "internal";
 }
 
 Error invalidArgument(std::string code, std::string message, std::string field) {
-  return Error{ErrorKind::kInvalidArgument, std::move(code), std::move(message), std::move(field), {}};
+  return Error{
+      ErrorKind::kInvalidArgument, std::move(code), std::move(message), std::move(field), {}};
 }
 Error notFound(std::string code, std::string message) {
   return Error{ErrorKind::kNotFound, std::move(code), std::move(message), {}, {}};

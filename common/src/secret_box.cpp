@@ -18,7 +18,9 @@ constexpr std::string_view kSealPrefix = "v1:";
 
 using CipherCtx = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
 
-CipherCtx newCipherCtx() { return CipherCtx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free); }
+CipherCtx newCipherCtx() {
+  return CipherCtx(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);

@@ -3,9 +3,9 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <httplib.h>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include "support/child_process.hpp"

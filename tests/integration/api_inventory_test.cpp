@@ -10,16 +10,20 @@ using testing::ServiceFixture;
 namespace {
 
 json gpu(const std::string& slot, const std::string& serial, const std::string& firmware) {
-  return {{"kind", "gpu"}, {"slot", slot}, {"manufacturer", "NVIDIA"},
-          {"model", "H100 80GB HBM3"}, {"serial", serial}, {"firmware_version", firmware}};
+  return {{"kind", "gpu"},
+          {"slot", slot},
+          {"manufacturer", "NVIDIA"},
+          {"model", "H100 80GB HBM3"},
+          {"serial", serial},
+          {"firmware_version", firmware}};
 }
 
 // A site "sjc1" with rack "R01"; returns the rack id.
 long long makeRack(ServiceFixture& svc) {
   REQUIRE(svc.sendJson("POST", "/api/v1/sites", {{"name", "sjc1"}}, "asset").status == 201);
-  auto rack = svc.sendJson("POST", "/api/v1/racks",
-                           {{"site", "sjc1"}, {"room", "hall-1"}, {"row", "A"}, {"name", "R01"}},
-                           "asset");
+  auto rack =
+      svc.sendJson("POST", "/api/v1/racks",
+                   {{"site", "sjc1"}, {"room", "hall-1"}, {"row", "A"}, {"name", "R01"}}, "asset");
   REQUIRE(rack.status == 201);
   return rack.json()["id"];
 }
@@ -27,15 +31,20 @@ long long makeRack(ServiceFixture& svc) {
 long long makeNode(ServiceFixture& svc, long long rack, const std::string& serial, int u,
                    const std::string& mac) {
   auto r = svc.sendJson("POST", "/api/v1/nodes",
-                        {{"chassis_serial", serial}, {"hardware_model", "DGX H100"},
-                         {"bmc_address", "10.0.0." + std::to_string(u)}, {"bmc_mac", mac},
-                         {"rack_id", rack}, {"u_position", u}},
+                        {{"chassis_serial", serial},
+                         {"hardware_model", "DGX H100"},
+                         {"bmc_address", "10.0.0." + std::to_string(u)},
+                         {"bmc_mac", mac},
+                         {"rack_id", rack},
+                         {"u_position", u}},
                         "operator");
   REQUIRE(r.status == 201);
   return r.json()["id"];
 }
 
-std::string nodePath(long long id) { return "/api/v1/nodes/" + std::to_string(id); }
+std::string nodePath(long long id) {
+  return "/api/v1/nodes/" + std::to_string(id);
+}
 
 }  // namespace
 
@@ -62,8 +71,9 @@ TEST_CASE("nodes are registered, listed by filters and exported as CSV",
   long long rack = makeRack(svc);
   long long a = makeNode(svc, rack, "CH-1", 2, "aa:bb:cc:00:00:01");
   makeNode(svc, rack, "CH-2", 4, "aa:bb:cc:00:00:02");
-  REQUIRE(svc.sendJson("POST", nodePath(a) + "/state", {{"state", "ready"}, {"reason", "burn-in ok"}})
-              .status == 200);
+  REQUIRE(
+      svc.sendJson("POST", nodePath(a) + "/state", {{"state", "ready"}, {"reason", "burn-in ok"}})
+          .status == 200);
   REQUIRE(svc.sendJson("PUT", nodePath(a) + "/components",
                        {{"components", {gpu("GPU_SXM_1", "G-1", "96.00.74")}}})
               .status == 200);
@@ -108,15 +118,15 @@ TEST_CASE("component history survives moves, firmware updates and RMA",
   long long a = makeNode(svc, rack, "CH-A", 2, "aa:bb:cc:00:00:0a");
   long long b = makeNode(svc, rack, "CH-B", 4, "aa:bb:cc:00:00:0b");
 
-  auto first = svc.sendJson("PUT", nodePath(a) + "/components",
-                            {{"components", {gpu("GPU_SXM_1", "G-1", "96.00.61"),
-                                             gpu("GPU_SXM_2", "G-2", "96.00.61")}}});
+  auto first = svc.sendJson(
+      "PUT", nodePath(a) + "/components",
+      {{"components", {gpu("GPU_SXM_1", "G-1", "96.00.61"), gpu("GPU_SXM_2", "G-2", "96.00.61")}}});
   REQUIRE(first.status == 200);
   CHECK(first.json()["installed"] == 2);
   // Firmware update on A.
-  auto update = svc.sendJson("PUT", nodePath(a) + "/components",
-                             {{"components", {gpu("GPU_SXM_1", "G-1", "96.00.74"),
-                                              gpu("GPU_SXM_2", "G-2", "96.00.74")}}});
+  auto update = svc.sendJson(
+      "PUT", nodePath(a) + "/components",
+      {{"components", {gpu("GPU_SXM_1", "G-1", "96.00.74"), gpu("GPU_SXM_2", "G-2", "96.00.74")}}});
   CHECK(update.json()["firmware_changed"] == 2);
   // G-2 turns up in B while A still lists it: a move.
   auto moved = svc.sendJson("PUT", nodePath(b) + "/components",

@@ -9,17 +9,22 @@ using testing::ServiceFixture;
 namespace {
 
 json unit(const std::string& serial, const std::string& mac) {
-  return {{"chassis_serial", serial}, {"model", "DGX H100"}, {"bmc_mac", mac},
-          {"factory_username", "admin"}, {"factory_password", "pw-" + serial},
-          {"gpu_count", 8}, {"rack", "R01"}, {"u_position", 4}};
+  return {{"chassis_serial", serial},
+          {"model", "DGX H100"},
+          {"bmc_mac", mac},
+          {"factory_username", "admin"},
+          {"factory_password", "pw-" + serial},
+          {"gpu_count", 8},
+          {"rack", "R01"},
+          {"u_position", 4}};
 }
 
 json purchaseOrder(const std::string& number) {
-  return {{"po_number", number},
-          {"vendor", "NVIDIA"},
-          {"line_items", {{{"line_no", 1}, {"model", "DGX H100"}, {"quantity", 2},
-                           {"gpu_count", 8}}}},
-          {"assets", {unit("SN-A1", "5C:FF:35:00:00:01"), unit("SN-A2", "5cff35000002")}}};
+  return {
+      {"po_number", number},
+      {"vendor", "NVIDIA"},
+      {"line_items", {{{"line_no", 1}, {"model", "DGX H100"}, {"quantity", 2}, {"gpu_count", 8}}}},
+      {"assets", {unit("SN-A1", "5C:FF:35:00:00:01"), unit("SN-A2", "5cff35000002")}}};
 }
 
 const char* kCsvHeader = "serial,model,bmc_mac,factory_password,rack,u,gpu_count\n";
@@ -57,8 +62,8 @@ TEST_CASE("bad purchase order input is a 4xx naming the field", "[integration][a
   CHECK(malformed.status == 400);
   CHECK(malformed.json()["code"] == "malformed_json");
 
-  auto wrong_type = svc.sendJson("POST", "/api/v1/purchase-orders",
-                                 {{"po_number", 42}, {"vendor", "Dell"}});
+  auto wrong_type =
+      svc.sendJson("POST", "/api/v1/purchase-orders", {{"po_number", 42}, {"vendor", "Dell"}});
   CHECK(wrong_type.status == 400);
   CHECK(wrong_type.json()["code"] == "invalid_field");
   CHECK(wrong_type.json()["field"] == "po_number");
@@ -142,13 +147,13 @@ TEST_CASE("a ship notice CSV creates the PO; a bad line stores nothing", "[integ
   CHECK(conflict.json()["field"] == "line 3");
   CHECK(svc.get("/api/v1/assets/SM-5").status == 404);
 
-  auto no_column = svc.send("POST", importPath("PO-X"), "serial,model\nA,B\n", "procurement",
-                            "text/csv");
+  auto no_column =
+      svc.send("POST", importPath("PO-X"), "serial,model\nA,B\n", "procurement", "text/csv");
   CHECK(no_column.status == 400);
   CHECK(no_column.json()["field"] == "line 1");
 
-  auto no_po = svc.send("POST", "/api/v1/purchase-orders/import?vendor=X", good, "procurement",
-                        "text/csv");
+  auto no_po =
+      svc.send("POST", "/api/v1/purchase-orders/import?vendor=X", good, "procurement", "text/csv");
   CHECK(no_po.status == 400);
   CHECK(no_po.json()["field"] == "po_number");
 }

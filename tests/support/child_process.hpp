@@ -16,8 +16,7 @@ class ChildProcess {
   ~ChildProcess();  // kills the child if it still runs
 
   // Reads stderr until a line contains `needle` (returned), EOF, or the deadline passes.
-  std::optional<std::string> waitForLine(const std::string& needle,
-                                         std::chrono::seconds timeout);
+  std::optional<std::string> waitForLine(const std::string& needle, std::chrono::seconds timeout);
   // Everything read from stderr so far.
   const std::string& output() const { return output_; }
   void signal(int sig);

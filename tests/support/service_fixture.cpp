@@ -48,10 +48,9 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
       options, provisioner::api::makeAuthenticator(db_), provisioner::api::makeAuditSink(db_),
       metrics_);
   auto box = orFail(common::SecretBox::fromKeyText(kTestKey), "key");
-  provisioner::api::ApiContext context{db_, std::make_shared<const common::SecretBox>(box), files,
-                                       metrics_,
-                                       std::string(PROVISIONER_TEST_SOURCE_DIR) +
-                                           "/docs/openapi.yaml"};
+  provisioner::api::ApiContext context{
+      db_, std::make_shared<const common::SecretBox>(box), files, metrics_,
+      std::string(PROVISIONER_TEST_SOURCE_DIR) + "/docs/openapi.yaml"};
   provisioner::api::registerRoutes(*server_, context);
   port_ = orFail(server_->bind(), "bind");
   thread_ = std::thread([this] { server_->run(); });
@@ -81,8 +80,10 @@ HttpResult ServiceFixture::send(const std::string& method, const std::string& pa
   httplib::Client client("127.0.0.1", port_);
   httplib::Headers headers = extra;
   if (!role.empty()) headers.emplace("Authorization", "Bearer " + token(role));
-  if (method == "POST") return toResult(client.Post(path.c_str(), headers, body, content_type.c_str()));
-  if (method == "PUT") return toResult(client.Put(path.c_str(), headers, body, content_type.c_str()));
+  if (method == "POST")
+    return toResult(client.Post(path.c_str(), headers, body, content_type.c_str()));
+  if (method == "PUT")
+    return toResult(client.Put(path.c_str(), headers, body, content_type.c_str()));
   if (method == "PATCH") {
     return toResult(client.Patch(path.c_str(), headers, body, content_type.c_str()));
   }

@@ -65,6 +65,8 @@ std::string freshDatabaseUrl() {
   return replaceDatabaseName(adminDatabaseUrl(), name);
 }
 
-std::string migrationsDir() { return PROVISIONER_TEST_MIGRATIONS_DIR; }
+std::string migrationsDir() {
+  return PROVISIONER_TEST_MIGRATIONS_DIR;
+}
 
 }  // namespace testing

@@ -5,8 +5,8 @@
 using provisioner::service::parseServiceOptions;
 
 TEST_CASE("serve flags are parsed with = or a separate value", "[unit][service]") {
-  auto o = parseServiceOptions({"serve", "--listen=0.0.0.0:9000", "--state-dir", "/srv/prov",
-                                "--http-threads", "16"});
+  auto o = parseServiceOptions(
+      {"serve", "--listen=0.0.0.0:9000", "--state-dir", "/srv/prov", "--http-threads", "16"});
   REQUIRE(o.ok());
   CHECK(o->command == "serve");
   CHECK(o->listen == "0.0.0.0:9000");

@@ -26,7 +26,8 @@ TEST_CASE("a ship notice maps columns by name, in any order", "[unit][csv][po]")
 
 TEST_CASE("a bad ship notice line is reported by its line number", "[unit][csv][po]") {
   const std::string header = "serial,model,bmc_mac,factory_password,rack,u\n";
-  auto bad_u = parseShipNotice(header + "SN-1,M,aa:bb:cc:dd:ee:ff,pw,R1,3\nSN-2,M,aa:bb:cc:dd:ee:fe,pw,R1,0\n");
+  auto bad_u = parseShipNotice(
+      header + "SN-1,M,aa:bb:cc:dd:ee:ff,pw,R1,3\nSN-2,M,aa:bb:cc:dd:ee:fe,pw,R1,0\n");
   REQUIRE_FALSE(bad_u.ok());
   CHECK(bad_u.error().code == "invalid_csv");
   CHECK(bad_u.error().field == "line 3");
@@ -40,7 +41,8 @@ TEST_CASE("a bad ship notice line is reported by its line number", "[unit][csv][
   REQUIRE_FALSE(empty_serial.ok());
   CHECK(empty_serial.error().message.find("serial is empty") != std::string::npos);
 
-  auto missing_column = parseShipNotice("serial,model,bmc_mac,rack,u\nSN,M,aa:bb:cc:dd:ee:ff,R,1\n");
+  auto missing_column =
+      parseShipNotice("serial,model,bmc_mac,rack,u\nSN,M,aa:bb:cc:dd:ee:ff,R,1\n");
   REQUIRE_FALSE(missing_column.ok());
   CHECK(missing_column.error().field == "line 1");
   CHECK(missing_column.error().message.find("factory_password") != std::string::npos);

@@ -14,12 +14,15 @@ namespace common {
 struct Failure {
   Error error;
 };
-inline Failure fail(Error e) { return Failure{std::move(e)}; }
+inline Failure fail(Error e) {
+  return Failure{std::move(e)};
+}
 
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value)
+      : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
   Result(Failure f) : state_(std::in_place_index<1>, std::move(f.error)) {}  // NOLINT
   Result(Error e) : state_(std::in_place_index<1>, std::move(e)) {}          // NOLINT
 
@@ -84,26 +87,28 @@ class [[nodiscard]] Result<void> {
   bool ok_ = true;
 };
 
-inline Result<void> success() { return {}; }
+inline Result<void> success() {
+  return {};
+}
 
 }  // namespace common
 
 // Propagates the error of a Result-returning expression; usable in functions returning any Result.
-#define PROV_TRY(expr)                                        \
-  do {                                                        \
-    auto prov_try_result_ = (expr);                           \
-    if (!prov_try_result_) {                                  \
+#define PROV_TRY(expr)                                            \
+  do {                                                            \
+    auto prov_try_result_ = (expr);                               \
+    if (!prov_try_result_) {                                      \
       return ::common::fail(std::move(prov_try_result_).error()); \
-    }                                                         \
+    }                                                             \
   } while (false)
 
 #define PROV_CONCAT_INNER(a, b) a##b
 #define PROV_CONCAT(a, b) PROV_CONCAT_INNER(a, b)
 // Evaluates a Result-returning expression; on error returns it, else moves the value into `lhs`
 // (a declaration such as `auto x` or an existing lvalue).
-#define PROV_ASSIGN(lhs, expr)                                                \
-  auto PROV_CONCAT(prov_assign_result_, __LINE__) = (expr);                   \
-  if (!PROV_CONCAT(prov_assign_result_, __LINE__)) {                          \
+#define PROV_ASSIGN(lhs, expr)                                                            \
+  auto PROV_CONCAT(prov_assign_result_, __LINE__) = (expr);                               \
+  if (!PROV_CONCAT(prov_assign_result_, __LINE__)) {                                      \
     return ::common::fail(std::move(PROV_CONCAT(prov_assign_result_, __LINE__)).error()); \
-  }                                                                           \
+  }                                                                                       \
   lhs = std::move(PROV_CONCAT(prov_assign_result_, __LINE__)).value()

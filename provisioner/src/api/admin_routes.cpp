@@ -51,12 +51,12 @@ void addAdminRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   using http::Method;
   using http::Permission;
   auto bind = [&ctx](ContextHandler fn) { return withContext(ctx, fn); };
-  server.addRoute({Method::kGet, "/api/v1/audit", "audit.list", Permission::kReadAudit,
-                   bind(listAudit)});
+  server.addRoute(
+      {Method::kGet, "/api/v1/audit", "audit.list", Permission::kReadAudit, bind(listAudit)});
   server.addRoute({Method::kPost, "/api/v1/tokens", "tokens.create", Permission::kManageTokens,
                    bind(createToken)});
-  server.addRoute({Method::kGet, "/api/v1/tokens", "tokens.list", Permission::kManageTokens,
-                   bind(listTokens)});
+  server.addRoute(
+      {Method::kGet, "/api/v1/tokens", "tokens.list", Permission::kManageTokens, bind(listTokens)});
   server.addRoute({Method::kDelete, "/api/v1/tokens/{id}", "tokens.revoke",
                    Permission::kManageTokens, bind(revokeToken)});
 }

@@ -52,9 +52,8 @@ Result<inventory::Id> idParam(const http::Request& request, std::string_view nam
   inventory::Id id = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
   if (ec != std::errc() || ptr != text.data() + text.size() || id <= 0) {
-    return common::fail(
-        invalidArgument("invalid_field", std::string(name) + " must be a positive integer",
-                        std::string(name)));
+    return common::fail(invalidArgument(
+        "invalid_field", std::string(name) + " must be a positive integer", std::string(name)));
   }
   return id;
 }

@@ -29,7 +29,8 @@ json unitJson(const inventory::ReconciledUnit& u) {
   for (const auto& m : u.mismatches) {
     mismatches.push_back({{"field", m.field}, {"expected", m.expected}, {"actual", m.actual}});
   }
-  json j = {{"chassis_serial", u.chassis_serial}, {"node_id", orNull(u.node_id)},
+  json j = {{"chassis_serial", u.chassis_serial},
+            {"node_id", orNull(u.node_id)},
             {"node_serial", u.node_serial}};
   if (!u.mismatches.empty()) j["mismatches"] = mismatches;
   return j;
@@ -44,14 +45,19 @@ json unitsJson(const std::vector<inventory::ReconciledUnit>& units) {
 }  // namespace
 
 json toJson(const inventory::Site& s) {
-  return {{"id", s.id}, {"name", s.name}, {"description", s.description},
-          {"created_at", s.created_at}};
+  return {
+      {"id", s.id}, {"name", s.name}, {"description", s.description}, {"created_at", s.created_at}};
 }
 
 json toJson(const inventory::Rack& r) {
-  return {{"id", r.id},     {"site", r.site},         {"room", r.room},
-          {"row", r.row},   {"name", r.name},         {"u_height", r.u_height},
-          {"node_count", r.node_count}, {"created_at", r.created_at}};
+  return {{"id", r.id},
+          {"site", r.site},
+          {"room", r.room},
+          {"row", r.row},
+          {"name", r.name},
+          {"u_height", r.u_height},
+          {"node_count", r.node_count},
+          {"created_at", r.created_at}};
 }
 
 json toJson(const inventory::Node& n) {
@@ -83,8 +89,8 @@ json toJson(const inventory::Component& c) {
 }
 
 json toJson(const inventory::NodeEvent& e) {
-  return {{"id", e.id},         {"at", e.at},           {"actor", e.actor},
-          {"kind", e.kind},     {"message", e.message}, {"detail", parsedOrRaw(e.detail_json)}};
+  return {{"id", e.id},     {"at", e.at},           {"actor", e.actor},
+          {"kind", e.kind}, {"message", e.message}, {"detail", parsedOrRaw(e.detail_json)}};
 }
 
 json toJson(const inventory::NodeDetail& d) {
@@ -200,24 +206,17 @@ json toJson(const inventory::ApiToken& t) {
 }
 
 json toJson(const inventory::AuditEntry& e) {
-  return {{"id", e.id},
-          {"at", e.at},
-          {"token_id", orNull(e.token_id)},
-          {"actor", e.actor},
-          {"role", e.role},
-          {"method", e.method},
-          {"path", e.path},
-          {"action", e.action},
-          {"request_id", e.request_id},
-          {"status", e.status},
-          {"outcome", e.outcome}};
+  return {{"id", e.id},         {"at", e.at},          {"token_id", orNull(e.token_id)},
+          {"actor", e.actor},   {"role", e.role},      {"method", e.method},
+          {"path", e.path},     {"action", e.action},  {"request_id", e.request_id},
+          {"status", e.status}, {"outcome", e.outcome}};
 }
 
 template <class T>
 json pageJson(const inventory::Page<T>& page) {
   return {{"items", arrayOf(page.items)},
-          {"next_cursor", page.next_after ? json(http::encodeCursor(*page.next_after))
-                                          : json(nullptr)}};
+          {"next_cursor",
+           page.next_after ? json(http::encodeCursor(*page.next_after)) : json(nullptr)}};
 }
 
 template json pageJson(const inventory::Page<inventory::Rack>&);

@@ -41,9 +41,8 @@ Result<inventory::NodeSpec> readNode(const http::FieldReader& in) {
   PROV_ASSIGN(auto state, in.optionalString("state", 32));
   if (state) {
     if (!inventory::isNodeState(*state)) {
-      return common::fail(common::invalidArgument("invalid_field", "unknown node state '" +
-                                                                       *state + "'",
-                                                  in.pathOf("state")));
+      return common::fail(common::invalidArgument(
+          "invalid_field", "unknown node state '" + *state + "'", in.pathOf("state")));
     }
     spec.state = *state;
   }
@@ -115,9 +114,17 @@ bool wantsCsv(const Request& req) {
 }
 
 std::vector<std::string> csvRow(const inventory::Node& n) {
-  return {std::to_string(n.id), n.chassis_serial, n.state, n.hardware_model, n.site, n.rack,
-          n.u_position ? std::to_string(*n.u_position) : "", n.bmc_address, n.bmc_mac,
-          std::to_string(n.gpu_count), n.updated_at};
+  return {std::to_string(n.id),
+          n.chassis_serial,
+          n.state,
+          n.hardware_model,
+          n.site,
+          n.rack,
+          n.u_position ? std::to_string(*n.u_position) : "",
+          n.bmc_address,
+          n.bmc_mac,
+          std::to_string(n.gpu_count),
+          n.updated_at};
 }
 
 // Every matching node, paged through the inventory so memory stays bounded per page.
@@ -188,12 +195,12 @@ void addNodeRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   using http::Method;
   using http::Permission;
   auto bind = [&ctx](ContextHandler fn) { return withContext(ctx, fn); };
-  server.addRoute({Method::kPost, "/api/v1/nodes", "nodes.create", Permission::kWriteNodes,
-                   bind(createNode)});
-  server.addRoute({Method::kGet, "/api/v1/nodes", "nodes.list", Permission::kReadInventory,
-                   bind(listNodes)});
-  server.addRoute({Method::kGet, "/api/v1/nodes/{id}", "nodes.get", Permission::kReadInventory,
-                   bind(getNode)});
+  server.addRoute(
+      {Method::kPost, "/api/v1/nodes", "nodes.create", Permission::kWriteNodes, bind(createNode)});
+  server.addRoute(
+      {Method::kGet, "/api/v1/nodes", "nodes.list", Permission::kReadInventory, bind(listNodes)});
+  server.addRoute(
+      {Method::kGet, "/api/v1/nodes/{id}", "nodes.get", Permission::kReadInventory, bind(getNode)});
   server.addRoute({Method::kPut, "/api/v1/nodes/{id}/components", "nodes.components",
                    Permission::kWriteNodes, bind(reportComponents)});
   server.addRoute({Method::kPost, "/api/v1/nodes/{id}/state", "nodes.state",

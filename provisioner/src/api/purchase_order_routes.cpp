@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "provisioner/api/ship_notice.hpp"
 #include "input.hpp"
 #include "json_views.hpp"
+#include "provisioner/api/ship_notice.hpp"
 #include "routes.hpp"
 
 namespace provisioner::api {
@@ -29,8 +29,8 @@ Result<inventory::PurchaseOrderSpec> readPurchaseOrder(const http::FieldReader& 
 
 Result<std::optional<std::string>> readStatus(const http::FieldReader& in) {
   PROV_ASSIGN(auto status, in.optionalString("status", 32));
-  if (status && std::find(std::begin(kStatuses), std::end(kStatuses), *status) ==
-                    std::end(kStatuses)) {
+  if (status &&
+      std::find(std::begin(kStatuses), std::end(kStatuses), *status) == std::end(kStatuses)) {
     return common::fail(common::invalidArgument(
         "invalid_field", "status must be open, closed or cancelled", in.pathOf("status")));
   }
@@ -60,9 +60,8 @@ Result<Response> importShipNotice(const ApiContext& ctx, const Request& req) {
   spec.po_number = trimmed(req.query("po_number").value_or(""));
   spec.vendor = trimmed(req.query("vendor").value_or(""));
   if (spec.po_number.empty()) {
-    return common::fail(
-        common::invalidArgument("missing_field", "query parameter po_number is required",
-                                "po_number"));
+    return common::fail(common::invalidArgument(
+        "missing_field", "query parameter po_number is required", "po_number"));
   }
   if (spec.vendor.empty()) {
     return common::fail(
@@ -104,8 +103,12 @@ void addPurchaseOrderRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   const std::string base = "/api/v1/purchase-orders";
   server.addRoute({Method::kPost, base, "purchase_orders.create", Permission::kWritePurchaseOrders,
                    bind(createPurchaseOrder)});
-  server.addRoute({Method::kPost, base + "/import", "purchase_orders.import",
-                   Permission::kWritePurchaseOrders, bind(importShipNotice), {"text/csv"}});
+  server.addRoute({Method::kPost,
+                   base + "/import",
+                   "purchase_orders.import",
+                   Permission::kWritePurchaseOrders,
+                   bind(importShipNotice),
+                   {"text/csv"}});
   server.addRoute({Method::kGet, base, "purchase_orders.list", Permission::kReadInventory,
                    bind(listPurchaseOrders)});
   server.addRoute({Method::kGet, base + "/{po_number}", "purchase_orders.get",

@@ -12,8 +12,8 @@ namespace {
 
 using common::Result;
 
-constexpr std::string_view kRequiredColumns[] = {"serial", "model", "bmc_mac",
-                                                 "factory_password", "rack", "u"};
+constexpr std::string_view kRequiredColumns[] = {"serial",           "model", "bmc_mac",
+                                                 "factory_password", "rack",  "u"};
 
 common::Error lineError(int line, const std::string& message) {
   return common::invalidArgument("invalid_csv", "line " + std::to_string(line) + ": " + message,
@@ -91,8 +91,8 @@ Result<std::vector<inventory::ExpectedAssetSpec>> parseShipNotice(std::string_vi
   PROV_ASSIGN(auto table, http::parseCsv(csv));
   PROV_TRY(checkColumns(table));
   if (table.rows.empty()) {
-    return common::fail(common::invalidArgument("invalid_csv", "the ship notice lists no units",
-                                                "line 2"));
+    return common::fail(
+        common::invalidArgument("invalid_csv", "the ship notice lists no units", "line 2"));
   }
   std::vector<inventory::ExpectedAssetSpec> units;
   units.reserve(table.rows.size());

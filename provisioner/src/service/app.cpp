@@ -4,10 +4,10 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <spdlog/spdlog.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <spdlog/spdlog.h>
 #include <thread>
 
 #include "common/secret_box.hpp"
@@ -144,8 +144,8 @@ int serve(const ServiceOptions& o) {
   server_options.host = listen->first;
   server_options.port = listen->second;
   server_options.threads = o.http_threads;
-  http::ApiServer server(server_options, api::makeAuthenticator(rt->db),
-                         api::makeAuditSink(rt->db), metrics);
+  http::ApiServer server(server_options, api::makeAuthenticator(rt->db), api::makeAuditSink(rt->db),
+                         metrics);
   api::ApiContext context{rt->db, std::make_shared<const common::SecretBox>(std::move(*box)),
                           rt->migrations, metrics, PROVISIONER_DEFAULT_OPENAPI_FILE};
   api::registerRoutes(server, context);

@@ -20,10 +20,10 @@ common::Result<long long> parseNumber(const std::string& flag, const std::string
   long long v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size() || v < min || v > max) {
-    return common::fail(invalidArgument("invalid_flag",
-                                        flag + " must be a number from " + std::to_string(min) +
-                                            " to " + std::to_string(max),
-                                        flag));
+    return common::fail(invalidArgument(
+        "invalid_flag",
+        flag + " must be a number from " + std::to_string(min) + " to " + std::to_string(max),
+        flag));
   }
   return v;
 }

@@ -3,8 +3,8 @@
 #include <pwd.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <spdlog/spdlog.h>
+#include <filesystem>
 
 #include "provisioner/service/subprocess.hpp"
 
@@ -102,10 +102,10 @@ common::Result<std::unique_ptr<PrivatePostgres>> PrivatePostgres::start(
   const bool start_here = !status || *status != 0;
   if (start_here) {
     // Unix socket only, in a folder only the server's user can enter: nothing listens on TCP.
-    PROV_TRY(run({bin + "/pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "-o",
-                  "-k " + root.string() + " -c listen_addresses='' -c max_connections=200",
-                  "start"},
-                 log, "pg_ctl start"));
+    PROV_TRY(
+        run({bin + "/pg_ctl", "-D", data, "-l", log, "-w", "-t", "60", "-o",
+             "-k " + root.string() + " -c listen_addresses='' -c max_connections=200", "start"},
+            log, "pg_ctl start"));
   }
   if (fresh) {
     PROV_TRY(run({bin + "/createdb", "-h", root.string(), "-U", kSuperuser, kDatabaseName}, log,
@@ -124,9 +124,12 @@ void PrivatePostgres::stop() {
   running_ = false;
   auto rc = runSubprocess({bin_dir_ + "/pg_ctl", "-D", root_ + "/data", "-m", "fast", "-w", "stop"},
                           {root_ + "/server.log", kServerUser});
-  if (!rc || *rc != 0) spdlog::warn("private PostgreSQL did not stop cleanly; see {}/server.log", root_);
+  if (!rc || *rc != 0)
+    spdlog::warn("private PostgreSQL did not stop cleanly; see {}/server.log", root_);
 }
 
-PrivatePostgres::~PrivatePostgres() { stop(); }
+PrivatePostgres::~PrivatePostgres() {
+  stop();
+}
 
 }  // namespace provisioner::service

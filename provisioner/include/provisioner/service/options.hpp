@@ -1,4 +1,5 @@
-// Command line of the `provisioner` binary: subcommands and their flags, with environment fallbacks.
+// Command line of the `provisioner` binary: subcommands and their flags, with environment
+// fallbacks.
 #pragma once
 
 #include <optional>

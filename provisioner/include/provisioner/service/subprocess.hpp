@@ -9,8 +9,8 @@
 namespace provisioner::service {
 
 struct SubprocessOptions {
-  std::string log_file;   // stdout and stderr appended here; /dev/null when empty
-  std::string run_as;     // user to switch to when running as root (PostgreSQL refuses root)
+  std::string log_file;  // stdout and stderr appended here; /dev/null when empty
+  std::string run_as;    // user to switch to when running as root (PostgreSQL refuses root)
 };
 
 // Exit status of the program; an error when it cannot be started or is killed by a signal.
