@@ -53,7 +53,8 @@ std::vector<AssetHistoryEntry> historyFromRows(const pqxx::result& rows) {
 }  // namespace
 
 common::Result<Asset> lookupAsset(Database& db, const std::string& serial) {
-  if (serial.empty()) return common::invalidArgument("missing_field", "serial is required", "serial");
+  if (serial.empty())
+    return common::invalidArgument("missing_field", "serial is required", "serial");
   // No BEGIN/COMMIT: this is the hot read path, and each statement reads committed rows.
   return detail::withRead(db, "lookup_asset", [&](Tx& tx) -> common::Result<Asset> {
     auto found = tx.exec(detail::kLookupAsset, serial);

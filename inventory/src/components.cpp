@@ -19,8 +19,7 @@ common::Result<void> validateReport(const ComponentReport& r) {
     return common::invalidArgument("invalid_reason", "reason must be inventory or rma", "reason");
   }
   if (r.reason == "rma" && r.rma_ticket.empty()) {
-    return common::invalidArgument("missing_field", "an RMA report needs its ticket",
-                                   "rma_ticket");
+    return common::invalidArgument("missing_field", "an RMA report needs its ticket", "rma_ticket");
   }
   std::set<std::string> serials;
   for (std::size_t i = 0; i < r.components.size(); ++i) {
@@ -61,7 +60,8 @@ class ReportWriter {
       std::string kind = row[3].c_str();
       std::string serial = row[2].c_str();
       std::string slot = row[4].c_str();
-      std::string why = report_.reason + (report_.rma_ticket.empty() ? "" : " (ticket " + report_.rma_ticket + ")");
+      std::string why = report_.reason +
+                        (report_.rma_ticket.empty() ? "" : " (ticket " + report_.rma_ticket + ")");
       event("component_removed", kind + " " + serial + " removed from " + slot + ": " + why,
             detail::JsonObject()
                 .add("serial", serial)
@@ -81,9 +81,9 @@ class ReportWriter {
   void record(const ObservedComponent& c) {
     auto rows = tx_.exec(detail::kSelectComponentForUpdate, c.serial);
     if (rows.empty()) {
-      Id component_id = detail::id(tx_.exec(detail::kInsertComponent, c.serial, c.kind,
-                                             c.manufacturer, c.model, c.part_number,
-                                             c.firmware_version)[0][0]);
+      Id component_id =
+          detail::id(tx_.exec(detail::kInsertComponent, c.serial, c.kind, c.manufacturer, c.model,
+                              c.part_number, c.firmware_version)[0][0]);
       if (!c.firmware_version.empty()) {
         tx_.exec(detail::kInsertFirmware, component_id, node_id_, c.firmware_version);
       }
@@ -121,7 +121,11 @@ class ReportWriter {
       tx_.exec(detail::kInsertPlacement, component_id, node_id_, c.slot);
       event("component_moved",
             c.kind + " " + c.serial + " moved from " + row[4].c_str() + " to " + c.slot,
-            detail::JsonObject().add("serial", c.serial).add("from_slot", row[4].c_str()).add("to_slot", c.slot).str());
+            detail::JsonObject()
+                .add("serial", c.serial)
+                .add("from_slot", row[4].c_str())
+                .add("to_slot", c.slot)
+                .str());
     } else {
       placed_here = true;
     }
@@ -175,14 +179,14 @@ class ReportWriter {
 common::Result<ComponentReportOutcome> reportComponents(Database& db, Id node_id,
                                                         const ComponentReport& report) {
   PROV_TRY(validateReport(report));
-  return detail::withTransaction(
-      db, "report_components", [&](Tx& tx) -> common::Result<ComponentReportOutcome> {
-        auto node = tx.exec(detail::kLockNode, node_id);
-        if (node.empty()) return detail::nodeNotFound(node_id);
-        ReportWriter writer(tx, node_id, node[0][1].c_str(), report);
-        writer.apply();
-        return writer.outcome();
-      });
+  return detail::withTransaction(db, "report_components",
+                                 [&](Tx& tx) -> common::Result<ComponentReportOutcome> {
+                                   auto node = tx.exec(detail::kLockNode, node_id);
+                                   if (node.empty()) return detail::nodeNotFound(node_id);
+                                   ReportWriter writer(tx, node_id, node[0][1].c_str(), report);
+                                   writer.apply();
+                                   return writer.outcome();
+                                 });
 }
 
 }  // namespace inventory

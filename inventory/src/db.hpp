@@ -110,9 +110,15 @@ auto withRead(Database& db, const char* operation, F&& f) {
 }
 
 // Field accessors that turn SQL NULL into the empty value of the record types.
-inline std::string text(const pqxx::field& f) { return f.is_null() ? std::string() : f.c_str(); }
-inline Id id(const pqxx::field& f) { return f.as<Id>(); }
-inline int integer(const pqxx::field& f) { return f.is_null() ? 0 : f.as<int>(); }
+inline std::string text(const pqxx::field& f) {
+  return f.is_null() ? std::string() : f.c_str();
+}
+inline Id id(const pqxx::field& f) {
+  return f.as<Id>();
+}
+inline int integer(const pqxx::field& f) {
+  return f.is_null() ? 0 : f.as<int>();
+}
 inline std::optional<int> optInt(const pqxx::field& f) {
   return f.is_null() ? std::nullopt : std::optional<int>(f.as<int>());
 }

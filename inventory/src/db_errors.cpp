@@ -22,17 +22,16 @@ constexpr std::array kConstraintRules{
                    "chassis_serial", "a node with this chassis serial already exists"},
     ConstraintRule{"nodes_bmc_mac_key", ErrorKind::kConflict, "duplicate_bmc_mac", "bmc_mac",
                    "a node with this BMC MAC already exists"},
-    ConstraintRule{"expected_assets_chassis_serial_key", ErrorKind::kConflict,
-                   "duplicate_serial", "chassis_serial",
-                   "this chassis serial is already on a purchase order"},
+    ConstraintRule{"expected_assets_chassis_serial_key", ErrorKind::kConflict, "duplicate_serial",
+                   "chassis_serial", "this chassis serial is already on a purchase order"},
     ConstraintRule{"expected_assets_bmc_mac_key", ErrorKind::kConflict, "duplicate_bmc_mac",
                    "bmc_mac", "this BMC MAC is already on a purchase order"},
     ConstraintRule{"purchase_orders_po_number_key", ErrorKind::kConflict, "duplicate_po",
                    "po_number", "a purchase order with this number already exists"},
     ConstraintRule{"purchase_orders_status_check", ErrorKind::kInvalidArgument, "invalid_status",
                    "status", "status must be open, closed or cancelled"},
-    ConstraintRule{"po_line_items_po_id_line_no_key", ErrorKind::kConflict,
-                   "duplicate_line_item", "line_no", "the purchase order already has this line"},
+    ConstraintRule{"po_line_items_po_id_line_no_key", ErrorKind::kConflict, "duplicate_line_item",
+                   "line_no", "the purchase order already has this line"},
     ConstraintRule{"racks_site_id_name_key", ErrorKind::kConflict, "duplicate_rack", "name",
                    "the site already has a rack with this name"},
     ConstraintRule{"racks_u_height_check", ErrorKind::kInvalidArgument, "invalid_u_height",
@@ -43,8 +42,8 @@ constexpr std::array kConstraintRules{
                    "unknown node state"},
     ConstraintRule{"components_kind_check", ErrorKind::kInvalidArgument, "invalid_kind", "kind",
                    "unknown component kind"},
-    ConstraintRule{"component_placements_open_key", ErrorKind::kConflict, "concurrent_update",
-                   "", "the component was installed elsewhere concurrently; retry"},
+    ConstraintRule{"component_placements_open_key", ErrorKind::kConflict, "concurrent_update", "",
+                   "the component was installed elsewhere concurrently; retry"},
     ConstraintRule{"components_serial_key", ErrorKind::kConflict, "concurrent_update", "",
                    "the component was recorded concurrently; retry"},
     ConstraintRule{"api_tokens_role_check", ErrorKind::kInvalidArgument, "invalid_role", "role",
@@ -109,8 +108,8 @@ TranslatedError translateCurrentException(const char* operation, const Progress&
                                          "the values break a rule of the inventory");
     return {std::move(err).withDetail(where(operation, progress)), false};
   } catch (const pqxx::transaction_rollback&) {
-    return {std::move(common::conflict("concurrent_update",
-                                       "a concurrent change got in the way; retry"))
+    return {std::move(
+                common::conflict("concurrent_update", "a concurrent change got in the way; retry"))
                 .withDetail(where(operation, progress)),
             false};
   } catch (const pqxx::sql_error& e) {
@@ -129,9 +128,9 @@ TranslatedError translateCurrentException(const char* operation, const Progress&
                 .withDetail(where(operation, progress) + " SQLSTATE " + std::string(state)),
             false};
   } catch (const std::exception&) {
-    return {std::move(common::internalError("inventory error")).withDetail(
-                where(operation, progress)),
-            false};
+    return {
+        std::move(common::internalError("inventory error")).withDetail(where(operation, progress)),
+        false};
   } catch (...) {
     return {common::internalError("unknown inventory error"), false};
   }

@@ -52,10 +52,10 @@ common::Result<void> verifyChecksums(const std::map<int, AppliedMigration>& appl
   for (const auto& f : files) {
     auto it = applied.find(f.version);
     if (it != applied.end() && it->second.checksum != f.checksum) {
-      return common::conflict("migration_checksum_mismatch",
-                              "migration " + fileName(f) +
-                                  " was changed after it was applied (checksum differs)",
-                              fileName(f));
+      return common::conflict(
+          "migration_checksum_mismatch",
+          "migration " + fileName(f) + " was changed after it was applied (checksum differs)",
+          fileName(f));
     }
   }
   return common::success();
@@ -169,16 +169,17 @@ common::Result<MigrationReport> applyMigrations(const std::string& database_url,
 }
 
 common::Result<bool> migrationsCurrent(Database& db, const std::vector<MigrationFile>& files) {
-  return detail::withRead(db, "migrations_current", [&files](detail::Tx& tx) -> common::Result<bool> {
-    if (!tx.exec(detail::kSchemaMigrationsExists)[0][0].as<bool>()) return false;
-    auto rows = tx.exec(detail::kSelectAppliedMigrations);
-    std::map<int, std::string> applied;
-    for (const auto& row : rows) applied[row[0].as<int>()] = row[2].c_str();
-    return std::all_of(files.begin(), files.end(), [&applied](const MigrationFile& f) {
-      auto it = applied.find(f.version);
-      return it != applied.end() && it->second == f.checksum;
-    });
-  });
+  return detail::withRead(
+      db, "migrations_current", [&files](detail::Tx& tx) -> common::Result<bool> {
+        if (!tx.exec(detail::kSchemaMigrationsExists)[0][0].as<bool>()) return false;
+        auto rows = tx.exec(detail::kSelectAppliedMigrations);
+        std::map<int, std::string> applied;
+        for (const auto& row : rows) applied[row[0].as<int>()] = row[2].c_str();
+        return std::all_of(files.begin(), files.end(), [&applied](const MigrationFile& f) {
+          auto it = applied.find(f.version);
+          return it != applied.end() && it->second == f.checksum;
+        });
+      });
 }
 
 }  // namespace inventory

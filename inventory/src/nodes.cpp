@@ -13,8 +13,7 @@ using detail::Tx;
 // Checks what can be checked without the database; returns the spec with its MAC normalised.
 common::Result<NodeSpec> validateNode(const NodeSpec& spec) {
   if (spec.chassis_serial.empty()) {
-    return common::invalidArgument("missing_field", "chassis_serial is required",
-                                   "chassis_serial");
+    return common::invalidArgument("missing_field", "chassis_serial is required", "chassis_serial");
   }
   if (!isNodeState(spec.state)) {
     return common::invalidArgument("invalid_state", "unknown node state " + spec.state, "state");
@@ -40,10 +39,10 @@ common::Result<void> checkRackPosition(Tx& tx, const NodeSpec& spec) {
   }
   int height = rack[0][0].as<int>();
   if (spec.u_position && (*spec.u_position < 1 || *spec.u_position > height)) {
-    return common::invalidArgument("invalid_u_position",
-                                   "u_position must be between 1 and the rack height (" +
-                                       std::to_string(height) + ")",
-                                   "u_position");
+    return common::invalidArgument(
+        "invalid_u_position",
+        "u_position must be between 1 and the rack height (" + std::to_string(height) + ")",
+        "u_position");
   }
   return common::success();
 }
@@ -63,8 +62,8 @@ common::Result<Node> createNode(Database& db, const NodeSpec& input, const std::
   return detail::withTransaction(db, "create_node", [&](Tx& tx) -> common::Result<Node> {
     PROV_TRY(checkRackPosition(tx, spec));
     Id node_id = detail::id(tx.exec(detail::kInsertNode, spec.chassis_serial, spec.hardware_model,
-                                     spec.bmc_address, detail::nullIfEmpty(spec.bmc_mac),
-                                     spec.rack_id, spec.u_position, spec.state)[0][0]);
+                                    spec.bmc_address, detail::nullIfEmpty(spec.bmc_mac),
+                                    spec.rack_id, spec.u_position, spec.state)[0][0]);
     detail::insertEvent(tx, node_id, actor, "registered", "node registered",
                         detail::JsonObject()
                             .add("chassis_serial", spec.chassis_serial)
@@ -129,7 +128,8 @@ common::Result<Node> setNodeState(Database& db, Id node_id, const std::string& s
 }
 
 common::Result<NodeEvent> appendNodeEvent(Database& db, const NodeEvent& event) {
-  if (event.kind.empty()) return common::invalidArgument("missing_field", "kind is required", "kind");
+  if (event.kind.empty())
+    return common::invalidArgument("missing_field", "kind is required", "kind");
   const std::string detail_json = event.detail_json.empty() ? "{}" : event.detail_json;
   return detail::withTransaction(db, "append_node_event", [&](Tx& tx) -> common::Result<NodeEvent> {
     if (tx.exec(detail::kNodeExists, event.node_id).empty()) {

@@ -94,10 +94,10 @@ common::Result<void> checkRequestDuplicates(std::initializer_list<UnitList> list
       std::string field = unitField(u, i, list.name, "bmc_mac");
       auto [it, fresh] = macs.emplace(u.bmc_mac, field);
       if (!fresh) {
-        return common::conflict("duplicate_bmc_mac",
-                                "BMC MAC " + u.bmc_mac + " appears twice in the request (also at " +
-                                    it->second + ")",
-                                field);
+        return common::conflict(
+            "duplicate_bmc_mac",
+            "BMC MAC " + u.bmc_mac + " appears twice in the request (also at " + it->second + ")",
+            field);
       }
     }
   }
@@ -153,11 +153,11 @@ common::Result<void> checkLineNumbers(Tx& tx, Id po_id, const std::vector<LineIt
     int line_no = items[i].line_no;
     bool on_po = stored.count(line_no) != 0;
     if (on_po || !requested.insert(line_no).second) {
-      return common::conflict("duplicate_line_item",
-                              "line " + std::to_string(line_no) +
-                                  (on_po ? " is already on the purchase order"
-                                         : " appears twice in the request"),
-                              indexed(list, i, "line_no"));
+      return common::conflict(
+          "duplicate_line_item",
+          "line " + std::to_string(line_no) +
+              (on_po ? " is already on the purchase order" : " appears twice in the request"),
+          indexed(list, i, "line_no"));
     }
   }
   return common::success();

@@ -31,38 +31,65 @@ ConnectionLease::~ConnectionLease() {
 
 PgDatabase::PgDatabase(std::string url, std::size_t pool_size,
                        std::chrono::milliseconds acquire_timeout)
-    : url_(std::move(url)), max_size_(pool_size == 0 ? 1 : pool_size),
+    : url_(std::move(url)),
+      max_size_(pool_size == 0 ? 1 : pool_size),
       acquire_timeout_(acquire_timeout) {}
 
+namespace {
+
+// Reads whatever the server sent while the connection sat idle, without a round trip (libpq's
+// socket is non-blocking). A terminated backend leaves its FATAL message and then end-of-file:
+// the first read consumes the message, the second meets the end and marks the connection bad.
+bool stillOpen(PooledConnection& c) {
+  try {
+    c.conn->get_notifs();
+    c.conn->get_notifs();
+    return c.conn->is_open();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 common::Result<ConnectionLease> PgDatabase::acquire() {
-  std::unique_lock lock(mutex_);
   auto deadline = std::chrono::steady_clock::now() + acquire_timeout_;
-  ++waiting_;
-  bool ready = available_.wait_until(lock, deadline,
-                                     [this] { return !idle_.empty() || open_ < max_size_; });
-  --waiting_;
-  if (!ready) {
-    return databaseUnavailable("no database connection became free in time");
-  }
-  ++in_use_;
-  ++acquired_total_;
-  if (!idle_.empty()) {
-    auto connection = std::move(idle_.back());
-    idle_.pop_back();
-    return ConnectionLease(this, std::move(connection));
-  }
-  ++open_;  // reserve the slot, then connect without holding the lock
-  lock.unlock();
-  auto opened = openConnection(url_);
-  if (!opened) {
-    lock.lock();
-    --open_;
-    --in_use_;
+  for (;;) {
+    std::unique_lock lock(mutex_);
+    ++waiting_;
+    bool ready = available_.wait_until(lock, deadline,
+                                       [this] { return !idle_.empty() || open_ < max_size_; });
+    --waiting_;
+    if (!ready) return databaseUnavailable("no database connection became free in time");
+    ++in_use_;
+    if (!idle_.empty()) {
+      auto connection = std::move(idle_.back());
+      idle_.pop_back();
+      lock.unlock();
+      if (stillOpen(*connection)) {
+        lock.lock();
+        ++acquired_total_;
+        return ConnectionLease(this, std::move(connection));
+      }
+      lock.lock();
+      --in_use_;
+      --open_;
+      continue;  // `connection` closes as the loop goes round
+    }
+    ++open_;  // reserve the slot, then connect without holding the lock
     lock.unlock();
-    available_.notify_one();
-    return common::fail(std::move(opened).error());
+    auto opened = openConnection(url_);
+    lock.lock();
+    if (!opened) {
+      --open_;
+      --in_use_;
+      lock.unlock();
+      available_.notify_one();
+      return common::fail(std::move(opened).error());
+    }
+    ++acquired_total_;
+    return ConnectionLease(this, std::move(opened).value());
   }
-  return ConnectionLease(this, std::move(opened).value());
 }
 
 void PgDatabase::release(std::unique_ptr<PooledConnection> connection, bool broken) {
@@ -108,7 +135,9 @@ PoolStats PgDatabase::stats() const {
   return s;
 }
 
-PgDatabase* asPg(Database& db) { return dynamic_cast<PgDatabase*>(&db); }
+PgDatabase* asPg(Database& db) {
+  return dynamic_cast<PgDatabase*>(&db);
+}
 
 }  // namespace detail
 

@@ -67,7 +67,8 @@ common::Result<PurchaseOrder> getPurchaseOrder(Database& db, const std::string& 
 common::Result<Page<PurchaseOrderSummary>> listPurchaseOrders(Database& db, PageRequest page) {
   int limit = detail::clampLimit(page.limit);
   return detail::withRead(
-      db, "list_purchase_orders", [&](detail::Tx& tx) -> common::Result<Page<PurchaseOrderSummary>> {
+      db, "list_purchase_orders",
+      [&](detail::Tx& tx) -> common::Result<Page<PurchaseOrderSummary>> {
         std::vector<PurchaseOrderSummary> items;
         for (const auto& row : tx.exec(detail::kSelectPoPage, page.after, limit + 1)) {
           items.push_back(detail::summaryFromRow(row));

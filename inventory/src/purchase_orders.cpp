@@ -53,8 +53,8 @@ common::Result<PurchaseOrder> createOrImport(Database& db, const common::SecretB
     auto existing = tx.exec(detail::kSelectPoIdForUpdate, spec.po_number);
     bool is_new = existing.empty();
     if (!is_new && !import) {
-      return common::conflict("duplicate_po", "purchase order " + spec.po_number + " already exists",
-                              "po_number");
+      return common::conflict("duplicate_po",
+                              "purchase order " + spec.po_number + " already exists", "po_number");
     }
     if (!is_new && spec.vendor != existing[0][1].c_str()) {
       return common::conflict("po_vendor_mismatch",
@@ -65,8 +65,8 @@ common::Result<PurchaseOrder> createOrImport(Database& db, const common::SecretB
     Id po_id = is_new ? detail::id(tx.exec(detail::kInsertPo, spec.po_number, spec.vendor)[0][0])
                       : detail::id(existing[0][0]);
     PROV_TRY(addToPo(tx, box, po_id, is_new, spec.line_items, "line_items", spec.assets, "assets"));
-    if (!is_new) tx.exec(detail::kUpdatePo, po_id, std::optional<std::string>(),
-                         std::optional<std::string>());
+    if (!is_new)
+      tx.exec(detail::kUpdatePo, po_id, std::optional<std::string>(), std::optional<std::string>());
     return detail::readPurchaseOrder(tx, spec.po_number);
   });
 }
@@ -142,29 +142,31 @@ common::Result<PurchaseOrder> amendPurchaseOrder(Database& db, const common::Sec
   UnitList update_list{*updates, "update_assets", true};
   PROV_TRY(detail::checkRequestDuplicates({update_list, add_list}));
 
-  return detail::withTransaction(db, "amend_purchase_order", [&](Tx& tx) -> common::Result<PurchaseOrder> {
-    auto existing = tx.exec(detail::kSelectPoIdForUpdate, po_number);
-    if (existing.empty()) return detail::poNotFound(po_number);
-    Id po_id = detail::id(existing[0][0]);
-    // Removals first, so a removed unit's serial or MAC may be reused by the additions.
-    for (std::size_t i = 0; i < amendment.remove_serials.size(); ++i) {
-      const std::string& serial = amendment.remove_serials[i];
-      if (tx.exec(detail::kDeleteExpectedAsset, po_id, serial).affected_rows() == 0) {
-        return std::move(common::notFound("asset_not_found",
-                                          "chassis serial " + serial + " is not on " + po_number))
-            .withField("remove_serials[" + std::to_string(i) + "]");
-      }
-    }
-    PROV_TRY(detail::checkStoredDuplicates(tx, update_list));
-    for (std::size_t i = 0; i < updates->size(); ++i) {
-      const auto& u = (*updates)[i];
-      PROV_TRY(updateUnit(tx, box, po_id, u, detail::unitField(u, i, "update_assets", "chassis_serial")));
-    }
-    PROV_TRY(addToPo(tx, box, po_id, false, amendment.add_line_items, "add_line_items", *adds,
-                     "add_assets"));
-    tx.exec(detail::kUpdatePo, po_id, amendment.vendor, amendment.status);
-    return detail::readPurchaseOrder(tx, po_number);
-  });
+  return detail::withTransaction(
+      db, "amend_purchase_order", [&](Tx& tx) -> common::Result<PurchaseOrder> {
+        auto existing = tx.exec(detail::kSelectPoIdForUpdate, po_number);
+        if (existing.empty()) return detail::poNotFound(po_number);
+        Id po_id = detail::id(existing[0][0]);
+        // Removals first, so a removed unit's serial or MAC may be reused by the additions.
+        for (std::size_t i = 0; i < amendment.remove_serials.size(); ++i) {
+          const std::string& serial = amendment.remove_serials[i];
+          if (tx.exec(detail::kDeleteExpectedAsset, po_id, serial).affected_rows() == 0) {
+            return std::move(common::notFound("asset_not_found", "chassis serial " + serial +
+                                                                     " is not on " + po_number))
+                .withField("remove_serials[" + std::to_string(i) + "]");
+          }
+        }
+        PROV_TRY(detail::checkStoredDuplicates(tx, update_list));
+        for (std::size_t i = 0; i < updates->size(); ++i) {
+          const auto& u = (*updates)[i];
+          PROV_TRY(updateUnit(tx, box, po_id, u,
+                              detail::unitField(u, i, "update_assets", "chassis_serial")));
+        }
+        PROV_TRY(addToPo(tx, box, po_id, false, amendment.add_line_items, "add_line_items", *adds,
+                         "add_assets"));
+        tx.exec(detail::kUpdatePo, po_id, amendment.vendor, amendment.status);
+        return detail::readPurchaseOrder(tx, po_number);
+      });
 }
 
 }  // namespace inventory

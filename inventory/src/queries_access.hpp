@@ -7,15 +7,14 @@ namespace inventory::detail {
 
 constexpr Query kPing{"ping", "SELECT 1"};
 
-#define INVENTORY_TOKEN_COLUMNS \
-  "id, name, role, iso8601(created_at), iso8601(revoked_at)"
+#define INVENTORY_TOKEN_COLUMNS "id, name, role, iso8601(created_at), iso8601(revoked_at)"
 
 constexpr Query kInsertToken{"insert_token",
                              "INSERT INTO api_tokens (name, role, token_hash) VALUES ($1, $2, $3) "
                              "RETURNING " INVENTORY_TOKEN_COLUMNS};
-constexpr Query kSelectTokenByHash{
-    "select_token_by_hash",
-    "SELECT " INVENTORY_TOKEN_COLUMNS " FROM api_tokens WHERE token_hash = $1"};
+constexpr Query kSelectTokenByHash{"select_token_by_hash",
+                                   "SELECT " INVENTORY_TOKEN_COLUMNS
+                                   " FROM api_tokens WHERE token_hash = $1"};
 constexpr Query kSelectTokens{"select_tokens",
                               "SELECT " INVENTORY_TOKEN_COLUMNS " FROM api_tokens ORDER BY id"};
 // Revoking twice keeps the first revocation time.

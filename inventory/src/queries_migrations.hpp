@@ -18,9 +18,10 @@ constexpr Query kCreateSchemaMigrations{"create_schema_migrations", R"(
     applied_at timestamptz NOT NULL DEFAULT now()))"};
 constexpr Query kSchemaMigrationsExists{"schema_migrations_exists",
                                         "SELECT to_regclass('schema_migrations') IS NOT NULL"};
-constexpr Query kSelectAppliedMigrations{
-    "select_applied_migrations", "SELECT version, name, checksum FROM schema_migrations"};
+constexpr Query kSelectAppliedMigrations{"select_applied_migrations",
+                                         "SELECT version, name, checksum FROM schema_migrations"};
 constexpr Query kInsertMigration{
-    "insert_migration", "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)"};
+    "insert_migration",
+    "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)"};
 
 }  // namespace inventory::detail

@@ -4,13 +4,13 @@
 #include "db.hpp"
 
 // Columns read by nodeFromRow(), from the node_summary view aliased v.
-#define INVENTORY_NODE_COLUMNS                                                          \
-  "v.id, v.state, v.hardware_model, v.chassis_serial, v.bmc_address,"                   \
-  " coalesce(v.bmc_mac, ''), v.rack_id, v.site, v.rack, v.u_position, v.gpu_count,"     \
+#define INVENTORY_NODE_COLUMNS                                                      \
+  "v.id, v.state, v.hardware_model, v.chassis_serial, v.bmc_address,"               \
+  " coalesce(v.bmc_mac, ''), v.rack_id, v.site, v.rack, v.u_position, v.gpu_count," \
   " iso8601(v.created_at), iso8601(v.updated_at)"
 // Columns read by componentFromRow(), from components c joined to an open placement p.
-#define INVENTORY_COMPONENT_COLUMNS                                                  \
-  "c.id, c.kind, p.slot, c.manufacturer, c.model, c.part_number, c.serial,"          \
+#define INVENTORY_COMPONENT_COLUMNS                                         \
+  "c.id, c.kind, p.slot, c.manufacturer, c.model, c.part_number, c.serial," \
   " c.firmware_version, iso8601(p.installed_at)"
 // Columns read by eventFromRow().
 #define INVENTORY_EVENT_COLUMNS "id, node_id, iso8601(at), actor, kind, message, detail::text"
@@ -22,12 +22,13 @@ constexpr Query kInsertNode{"insert_node", R"(
   INSERT INTO nodes (chassis_serial, hardware_model, bmc_address, bmc_mac, rack_id, u_position,
                      state)
   VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id)"};
-constexpr Query kSelectNodeById{"select_node_by_id",
-                                "SELECT " INVENTORY_NODE_COLUMNS " FROM node_summary v "
-                                "WHERE v.id = $1"};
+constexpr Query kSelectNodeById{"select_node_by_id", "SELECT " INVENTORY_NODE_COLUMNS
+                                                     " FROM node_summary v "
+                                                     "WHERE v.id = $1"};
 // Empty filter values match everything; the planner folds them away per call.
 constexpr Query kSelectNodePage{"select_node_page",
-                                "SELECT " INVENTORY_NODE_COLUMNS " FROM node_summary v "
+                                "SELECT " INVENTORY_NODE_COLUMNS
+                                " FROM node_summary v "
                                 "WHERE ($1 = '' OR v.state = $1) "
                                 "AND ($2 = '' OR v.hardware_model = $2) "
                                 "AND ($3 = '' OR v.site = $3) "

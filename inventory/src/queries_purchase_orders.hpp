@@ -42,18 +42,17 @@ constexpr Query kUpdateExpectedAsset{"update_expected_asset", R"(
          gpu_count = $6, rack = $7, u_position = $8, line_no = $9, updated_at = now()
    WHERE id = $1)"};
 
-#define INVENTORY_PO_SUMMARY_COLUMNS                                                        \
-  "po.id, po.po_number, po.vendor, po.status,"                                             \
-  " (SELECT count(*)::integer FROM expected_assets e WHERE e.po_id = po.id),"              \
+#define INVENTORY_PO_SUMMARY_COLUMNS                                          \
+  "po.id, po.po_number, po.vendor, po.status,"                                \
+  " (SELECT count(*)::integer FROM expected_assets e WHERE e.po_id = po.id)," \
   " iso8601(po.created_at), iso8601(po.updated_at)"
 
 constexpr Query kSelectPoSummary{"select_po_summary",
                                  "SELECT " INVENTORY_PO_SUMMARY_COLUMNS
                                  " FROM purchase_orders po WHERE po.po_number = $1"};
-constexpr Query kSelectPoPage{"select_po_page",
-                              "SELECT " INVENTORY_PO_SUMMARY_COLUMNS
-                              " FROM purchase_orders po WHERE po.id > $1::bigint"
-                              " ORDER BY po.id LIMIT $2"};
+constexpr Query kSelectPoPage{"select_po_page", "SELECT " INVENTORY_PO_SUMMARY_COLUMNS
+                                                " FROM purchase_orders po WHERE po.id > $1::bigint"
+                                                " ORDER BY po.id LIMIT $2"};
 
 #undef INVENTORY_PO_SUMMARY_COLUMNS
 

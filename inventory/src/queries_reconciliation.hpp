@@ -6,8 +6,7 @@
 
 namespace inventory::detail {
 
-constexpr Query kSelectPoId{"select_po_id",
-                            "SELECT id FROM purchase_orders WHERE po_number = $1"};
+constexpr Query kSelectPoId{"select_po_id", "SELECT id FROM purchase_orders WHERE po_number = $1"};
 // Each unit with the node it matches: by chassis serial, else by BMC MAC.
 constexpr Query kSelectUnitMatches{"select_unit_matches", R"(
   SELECT e.chassis_serial, e.model, coalesce(e.bmc_mac, ''), e.gpu_count, e.rack, e.u_position,
@@ -24,7 +23,8 @@ constexpr Query kSelectUnitMatches{"select_unit_matches", R"(
    ORDER BY e.id)"};
 // Nodes standing in the PO's destination racks that match none of its units.
 constexpr Query kSelectUnexpectedNodes{"select_unexpected_nodes",
-                                       "SELECT " INVENTORY_NODE_COLUMNS " FROM node_summary v"
+                                       "SELECT " INVENTORY_NODE_COLUMNS
+                                       " FROM node_summary v"
                                        " WHERE v.rack_id IN ("
                                        "   SELECT r.id FROM racks r WHERE r.name IN ("
                                        "     SELECT e.rack FROM expected_assets e"

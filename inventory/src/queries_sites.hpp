@@ -34,7 +34,8 @@ constexpr Query kInsertRack{"insert_rack",
 constexpr Query kSelectRackById{
     "select_rack_by_id", "SELECT " INVENTORY_RACK_COLUMNS " FROM rack_summary WHERE id = $1"};
 constexpr Query kSelectRackPage{"select_rack_page",
-                                "SELECT " INVENTORY_RACK_COLUMNS " FROM rack_summary "
+                                "SELECT " INVENTORY_RACK_COLUMNS
+                                " FROM rack_summary "
                                 "WHERE ($1 = '' OR site = $1) AND id > $2::bigint "
                                 "ORDER BY id LIMIT $3"};
 

@@ -9,7 +9,9 @@ namespace {
 
 using detail::Tx;
 
-std::string optText(const pqxx::field& f) { return f.is_null() ? std::string() : f.c_str(); }
+std::string optText(const pqxx::field& f) {
+  return f.is_null() ? std::string() : f.c_str();
+}
 
 // Compares one unit (columns 0-5) with its matched node (columns 6-12). Fields the order left
 // unset are not compared.

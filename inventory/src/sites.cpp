@@ -25,8 +25,10 @@ Rack rackFromRow(const pqxx::row& row) {
 }
 
 common::Result<void> validateRack(const RackSpec& spec) {
-  if (spec.site.empty()) return common::invalidArgument("missing_field", "site is required", "site");
-  if (spec.name.empty()) return common::invalidArgument("missing_field", "name is required", "name");
+  if (spec.site.empty())
+    return common::invalidArgument("missing_field", "site is required", "site");
+  if (spec.name.empty())
+    return common::invalidArgument("missing_field", "name is required", "name");
   if (!spec.row.empty() && spec.room.empty()) {
     return common::invalidArgument("missing_field", "a row needs its room", "room");
   }
@@ -68,10 +70,12 @@ common::Result<Rack> createRack(Database& db, const RackSpec& spec) {
     Id site_id = detail::id(site[0][0]);
     std::optional<Id> room_id;
     std::optional<Id> row_id;
-    if (!spec.room.empty()) room_id = detail::id(tx.exec(detail::kUpsertRoom, site_id, spec.room)[0][0]);
-    if (!spec.row.empty()) row_id = detail::id(tx.exec(detail::kUpsertRow, room_id, spec.row)[0][0]);
-    Id rack_id =
-        detail::id(tx.exec(detail::kInsertRack, site_id, room_id, row_id, spec.name, spec.u_height)[0][0]);
+    if (!spec.room.empty())
+      room_id = detail::id(tx.exec(detail::kUpsertRoom, site_id, spec.room)[0][0]);
+    if (!spec.row.empty())
+      row_id = detail::id(tx.exec(detail::kUpsertRow, room_id, spec.row)[0][0]);
+    Id rack_id = detail::id(
+        tx.exec(detail::kInsertRack, site_id, room_id, row_id, spec.name, spec.u_height)[0][0]);
     return rackFromRow(tx.exec(detail::kSelectRackById, rack_id)[0]);
   });
 }

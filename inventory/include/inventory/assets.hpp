@@ -41,8 +41,8 @@ struct Asset {
   std::string state;  // node state; for a component that of its node, or "removed"
   std::string firmware_version;
   AssetLocation location;
-  std::string po_number;  // when the serial is on a purchase order
-  std::vector<Component> components;  // for a node
+  std::string po_number;                   // when the serial is on a purchase order
+  std::vector<Component> components;       // for a node
   std::vector<AssetHistoryEntry> history;  // oldest first
 };
 

@@ -12,9 +12,9 @@
 namespace inventory {
 
 struct PoolStats {
-  std::size_t size = 0;            // connections open
-  std::size_t in_use = 0;          // connections lent out now
-  std::size_t waiting = 0;         // callers waiting for a connection now
+  std::size_t size = 0;     // connections open
+  std::size_t in_use = 0;   // connections lent out now
+  std::size_t waiting = 0;  // callers waiting for a connection now
   std::uint64_t acquired_total = 0;
   std::uint64_t errors_total = 0;  // statements that failed with a database error
 };

@@ -9,8 +9,8 @@
 namespace inventory {
 
 struct MigrationFile {
-  int version = 0;       // NNNN
-  std::string name;      // "inventory_v1"
+  int version = 0;   // NNNN
+  std::string name;  // "inventory_v1"
   std::string sql;
   std::string checksum;  // SHA-256 hex of the file's bytes
 };
