@@ -1,6 +1,7 @@
 // The PostgreSQL connection pool every inventory call goes through. libpqxx stays behind it.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,8 +22,11 @@ struct PoolStats {
 class Database {
  public:
   // Opens up to `pool_size` connections lazily; fails when the first one cannot be opened.
-  static common::Result<std::shared_ptr<Database>> connect(const std::string& url,
-                                                           std::size_t pool_size);
+  // A caller that finds every connection lent out waits up to `acquire_timeout`, then gets
+  // Unavailable "database_unavailable".
+  static common::Result<std::shared_ptr<Database>> connect(
+      const std::string& url, std::size_t pool_size,
+      std::chrono::milliseconds acquire_timeout = std::chrono::seconds(5));
   virtual ~Database() = default;
 
   virtual common::Result<void> ping() = 0;
