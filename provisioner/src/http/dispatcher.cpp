@@ -1,0 +1,289 @@
+#include "dispatcher.hpp"
+
+#include <cmath>
+#include <exception>
+#include <random>
+
+#include <spdlog/common.h>
+#include <nlohmann/json.hpp>
+
+#include "provisioner/http/logging.hpp"
+#include "provisioner/http/problem.hpp"
+#include "text.hpp"
+
+namespace provisioner::http {
+namespace {
+
+constexpr std::size_t kMaxRequestIdLength = 64;
+
+std::string headerOf(const std::vector<std::pair<std::string, std::string>>& headers,
+                     std::string_view name) {
+  for (const auto& [key, value] : headers) {
+    if (text::equalsIgnoreCase(key, name)) return value;
+  }
+  return {};
+}
+
+bool validRequestId(std::string_view id) {
+  if (id.empty() || id.size() > kMaxRequestIdLength) return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// "Bearer <token>" (scheme case-insensitive) -> the token; "" when absent or another scheme.
+std::string_view bearerToken(std::string_view header) {
+  header = text::trim(header);
+  constexpr std::string_view kScheme = "bearer ";
+  if (header.size() <= kScheme.size() ||
+      !text::equalsIgnoreCase(header.substr(0, kScheme.size()), kScheme)) {
+    return {};
+  }
+  const auto token = text::trim(header.substr(kScheme.size()));
+  return token.find_first_of(" \t") == std::string_view::npos ? token : std::string_view{};
+}
+
+// Paths are client input of up to ~8 KiB: keep messages and log lines short.
+std::string clipped(const std::string& text) {
+  constexpr std::size_t kMax = 256;
+  return text.size() <= kMax ? text : text.substr(0, kMax) + "...";
+}
+
+bool carriesBody(Method method) {
+  return method != Method::kGet;
+}
+
+common::Error unsupportedMediaType(const RouteSpec& route) {
+  std::string accepted;
+  for (const auto& type : route.accepts) accepted += (accepted.empty() ? "" : ", ") + type;
+  return common::Error{common::ErrorKind::kUnsupportedMediaType,
+                       "unsupported_media_type",
+                       "Content-Type must be one of: " + accepted,
+                       {},
+                       {}};
+}
+
+// The media type without parameters must be one the route accepts; an empty body may omit it.
+common::Result<void> checkMediaType(const IncomingRequest& incoming, const RouteSpec& route,
+                                    bool unsupported_body) {
+  if (unsupported_body) return unsupportedMediaType(route);
+  if (route.accepts.empty()) return common::success();
+  const std::string content_type = headerOf(incoming.headers, "Content-Type");
+  if (content_type.empty() && incoming.body.empty()) return common::success();
+  const auto media = text::trim(std::string_view(content_type).substr(0, content_type.find(';')));
+  for (const auto& accepted : route.accepts) {
+    if (text::equalsIgnoreCase(media, accepted)) return common::success();
+  }
+  return unsupportedMediaType(route);
+}
+
+common::Result<Response> transportProblem(int status, const std::string& request_id) {
+  switch (status) {
+    case 400:
+      return common::invalidArgument("bad_request", "the HTTP request could not be parsed");
+    case 413:
+      return common::Error{common::ErrorKind::kPayloadTooLarge,
+                           "payload_too_large",
+                           "the request body is over the limit",
+                           {},
+                           {}};
+    case 414:
+      return problemResponse(414, "uri_too_long", "the request URI is too long", request_id);
+    case 500:
+      return common::internalError("the transport failed while reading the request");
+    default:
+      return problemResponse(status, "http_" + std::to_string(status),
+                             "the request could not be served", request_id);
+  }
+}
+
+std::string allowHeader(const std::vector<Method>& methods) {
+  std::string allow;
+  for (auto method : methods) allow += (allow.empty() ? "" : ", ") + std::string(toString(method));
+  return allow;
+}
+
+}  // namespace
+
+struct Dispatcher::Exchange {
+  std::string request_id;
+  std::string method_text;
+  std::optional<Method> method;
+  std::string path;
+  std::string route_name = "unmatched";
+  std::optional<Principal> principal;
+  std::vector<std::pair<std::string, std::string>> extra_headers;
+  std::string outcome;  // set when the server itself answered with a problem
+};
+
+Dispatcher::Dispatcher(std::shared_ptr<Authenticator> authenticator,
+                       std::shared_ptr<AuditSink> audit, std::shared_ptr<MetricsRegistry> metrics)
+    : authenticator_(std::move(authenticator)),
+      audit_(std::move(audit)),
+      metrics_(std::move(metrics)) {}
+
+Response Dispatcher::dispatch(IncomingRequest incoming) const {
+  const auto started = std::chrono::steady_clock::now();
+  Exchange exchange;
+  exchange.request_id = requestIdFrom(headerOf(incoming.headers, kRequestIdHeader));
+  exchange.method_text = incoming.method;
+  exchange.method = parseMethod(incoming.method);
+  exchange.path = incoming.path;
+
+  Response response;
+  try {
+    auto result = process(incoming, exchange);
+    if (result) {
+      response = std::move(*result);
+      if (exchange.outcome.empty()) {
+        exchange.outcome =
+            response.status < 400 ? "success" : "http_" + std::to_string(response.status);
+      }
+    } else {
+      response = problemResponse(result.error(), exchange.request_id);
+      exchange.outcome =
+          result.error().kind == common::ErrorKind::kInternal ? "internal" : result.error().code;
+    }
+  } catch (const std::exception& e) {  // e.g. bad_alloc: still answer, and say why in the log
+    response = problemResponse(common::internalError(e.what()), exchange.request_id);
+    exchange.outcome = "internal";
+  } catch (...) {
+    response = problemResponse(common::internalError("non-exception thrown"), exchange.request_id);
+    exchange.outcome = "internal";
+  }
+  for (auto& header : exchange.extra_headers) response.headers.push_back(std::move(header));
+  response.headers.emplace_back(kRequestIdHeader, exchange.request_id);
+  finish(exchange, response, std::chrono::steady_clock::now() - started);
+  return response;
+}
+
+common::Result<Response> Dispatcher::process(IncomingRequest& incoming, Exchange& exchange) const {
+  auto lookup = router_.find(exchange.method, incoming.path);
+  if (lookup.match) exchange.route_name = lookup.match->spec->name;
+  if (incoming.transport_status != 0) {
+    auto answer = transportProblem(incoming.transport_status, exchange.request_id);
+    if (answer) exchange.outcome = "http_" + std::to_string(answer->status);
+    return answer;
+  }
+  if (!lookup.match) {
+    if (lookup.allowed.empty()) {
+      return common::notFound("route_not_found", "no route for " + clipped(incoming.path));
+    }
+    exchange.extra_headers.emplace_back("Allow", allowHeader(lookup.allowed));
+    exchange.outcome = "method_not_allowed";
+    return problemResponse(405, "method_not_allowed",
+                           incoming.method + " is not allowed on " + clipped(incoming.path),
+                           exchange.request_id);
+  }
+
+  const RouteSpec& route = *lookup.match->spec;
+  if (route.permission != Permission::kPublic) PROV_TRY(authenticate(incoming, route, exchange));
+  if (incoming.body_too_large) {
+    return common::Error{common::ErrorKind::kPayloadTooLarge,
+                         "payload_too_large",
+                         "the request body is over the limit",
+                         {},
+                         {}};
+  }
+  if (carriesBody(*exchange.method)) {
+    PROV_TRY(checkMediaType(incoming, route, incoming.body_unsupported));
+  }
+
+  Request request;
+  request.method = *exchange.method;
+  request.path = std::move(incoming.path);
+  request.body = std::move(incoming.body);
+  request.request_id = exchange.request_id;
+  request.principal = exchange.principal;
+  request.path_params = std::move(lookup.match->params);
+  request.headers = std::move(incoming.headers);
+  request.query_params = std::move(incoming.query);
+  request.route_name = route.name;
+  return invoke(route, request);
+}
+
+common::Result<void> Dispatcher::authenticate(const IncomingRequest& incoming,
+                                              const RouteSpec& route, Exchange& exchange) const {
+  if (!authenticator_) return common::internalError("no authenticator is configured");
+  const std::string authorization = headerOf(incoming.headers, "Authorization");
+  const auto token = bearerToken(authorization);
+  common::Result<Principal> principal = token.empty()
+                                            ? common::Result<Principal>(common::unauthenticated(
+                                                  "an 'Authorization: Bearer <token>' header is "
+                                                  "required"))
+                                            : authenticator_->authenticate(token);
+  if (!principal) {
+    if (principal.error().kind == common::ErrorKind::kUnauthenticated) {
+      exchange.extra_headers.emplace_back("WWW-Authenticate", "Bearer realm=\"provisioner\"");
+    }
+    return std::move(principal).error();
+  }
+  exchange.principal = std::move(*principal);
+  if (!allows(exchange.principal->role, route.permission)) {
+    return common::permissionDenied("role '" + std::string(toString(exchange.principal->role)) +
+                                    "' may not " + std::string(toString(route.permission)));
+  }
+  return common::success();
+}
+
+common::Result<Response> Dispatcher::invoke(const RouteSpec& route, const Request& request) const {
+  try {
+    return route.handler(request);
+  } catch (const std::exception& e) {
+    return common::internalError("handler of " + route.name + " threw: " + e.what());
+  } catch (...) {
+    return common::internalError("handler of " + route.name + " threw a non-exception");
+  }
+}
+
+void Dispatcher::finish(const Exchange& exchange, const Response& response,
+                        std::chrono::steady_clock::duration elapsed) const {
+  const double seconds = std::chrono::duration<double>(elapsed).count();
+  if (metrics_) {
+    metrics_->observeRequest(exchange.route_name, exchange.method_text, response.status, seconds);
+  }
+  if (exchange.method && isMutating(*exchange.method)) audit(exchange, response);
+
+  nlohmann::json fields = {
+      {"request_id", exchange.request_id},
+      {"method", exchange.method_text},
+      {"route", exchange.route_name},
+      {"path", clipped(exchange.path)},
+      {"status", response.status},
+      {"duration_ms", std::round(seconds * 1e6) / 1e3},  // microsecond resolution
+      {"actor", exchange.principal ? nlohmann::json(exchange.principal->name) : nlohmann::json()}};
+  logEvent(response.status >= 500 ? spdlog::level::err : spdlog::level::info, "request", fields);
+}
+
+void Dispatcher::audit(const Exchange& exchange, const Response& response) const {
+  if (!audit_) return;
+  AuditRecord record{exchange.principal,  *exchange.method, exchange.path,   exchange.route_name,
+                     exchange.request_id, response.status,  exchange.outcome};
+  try {
+    audit_->record(record);
+  } catch (const std::exception& e) {
+    // The answer stands (it may already have changed state); losing the record must be loud.
+    logEvent(spdlog::level::critical, "audit record lost",
+             {{"request_id", exchange.request_id}, {"error", e.what()}});
+  } catch (...) {
+    logEvent(spdlog::level::critical, "audit record lost", {{"request_id", exchange.request_id}});
+  }
+}
+
+std::string requestIdFrom(std::string_view header_value) {
+  if (validRequestId(header_value)) return std::string(header_value);
+  // Unique, not secret: a per-thread PRNG seeded once is enough and never fails.
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  for (int half = 0; half < 2; ++half) {
+    auto bits = generator();
+    for (int i = 0; i < 16; ++i, bits >>= 4) id.push_back(kHex[bits & 0x0F]);
+  }
+  return id;
+}
+
+}  // namespace provisioner::http

@@ -1,0 +1,245 @@
+#include "provisioner/http/server.hpp"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include <httplib.h>
+#include <spdlog/common.h>
+#include <nlohmann/json.hpp>
+
+#include "dispatcher.hpp"
+#include "provisioner/http/logging.hpp"
+
+namespace provisioner::http {
+namespace {
+
+constexpr const char* kAnyPath = ".*";
+
+// cpp-httplib's stop() does nothing before listening has begun. Closing the listening socket
+// ourselves (svr_sock_ is protected for subclasses) makes stop() work at any moment: the accept
+// loop sees it closed, leaves, and the thread pool then finishes every accepted connection.
+class ClosableServer : public httplib::Server {
+ public:
+  void closeListener() {
+    const auto sock = svr_sock_.exchange(INVALID_SOCKET);
+    if (sock == INVALID_SOCKET) return;
+    ::shutdown(sock, SHUT_RDWR);
+    ::close(sock);
+  }
+};
+
+// SO_REUSEADDR allows a quick restart; cpp-httplib's default SO_REUSEPORT would let a second
+// instance bind the same port silently and share its traffic.
+void reuseAddressOnly(socket_t sock) {
+  int yes = 1;
+  ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+}
+
+// cpp-httplib adds these to the request headers itself; a client may send them too, so handlers
+// must not mistake either for a trustworthy address.
+bool isPseudoHeader(const std::string& name) {
+  return name == "REMOTE_ADDR" || name == "REMOTE_PORT" || name == "LOCAL_ADDR" ||
+         name == "LOCAL_PORT";
+}
+
+IncomingRequest incomingFrom(const httplib::Request& req) {
+  IncomingRequest incoming;
+  incoming.method = req.method;
+  incoming.path = req.path;
+  for (const auto& [name, value] : req.headers) {
+    if (!isPseudoHeader(name)) incoming.headers.emplace_back(name, value);
+  }
+  incoming.query.insert(req.params.begin(), req.params.end());
+  return incoming;
+}
+
+void writeResponse(Response response, httplib::Response& res) {
+  res.status = response.status;
+  for (const auto& [name, value] : response.headers) res.set_header(name, value);
+  res.set_content(std::move(response.body), response.content_type);
+}
+
+// Reads the body into `incoming`, keeping at most `limit` bytes. Over the limit, the rest is
+// still read and dropped so the connection stays usable (cpp-httplib skips a declared
+// Content-Length over set_payload_max_length itself; chunked and decompressed bodies end here).
+void readBody(const httplib::Request& req, const httplib::ContentReader& reader, std::size_t limit,
+              IncomingRequest& incoming, int& transport_status) {
+  bool ok = false;
+  if (req.is_multipart_form_data()) {
+    incoming.body_unsupported = true;
+    ok = reader([](const httplib::MultipartFormData&) { return true; },
+                [](const char*, std::size_t) { return true; });
+  } else {
+    ok = reader([&incoming, limit](const char* data, std::size_t size) {
+      if (incoming.body_too_large || incoming.body.size() + size > limit) {
+        incoming.body_too_large = true;
+        incoming.body.clear();
+      } else {
+        incoming.body.append(data, size);
+      }
+      return true;
+    });
+  }
+  if (ok) return;
+  if (transport_status == 413) {
+    incoming.body_too_large = true;
+  } else {
+    incoming.transport_status = transport_status >= 400 ? transport_status : 400;
+  }
+}
+
+}  // namespace
+
+struct ApiServer::Impl {
+  Impl(ServerOptions opts, std::shared_ptr<Authenticator> authenticator,
+       std::shared_ptr<AuditSink> audit, std::shared_ptr<MetricsRegistry> metrics)
+      : options(std::move(opts)),
+        dispatcher(std::move(authenticator), std::move(audit), std::move(metrics)) {}
+  ~Impl() { server.closeListener(); }
+
+  void configure();
+  void serve(const httplib::Request& req, httplib::Response& res) const {
+    writeResponse(dispatcher.dispatch(incomingFrom(req)), res);
+  }
+  void serveWithBody(const httplib::Request& req, httplib::Response& res,
+                     const httplib::ContentReader& reader) const {
+    IncomingRequest incoming = incomingFrom(req);
+    readBody(req, reader, options.max_body_bytes, incoming, res.status);
+    writeResponse(dispatcher.dispatch(std::move(incoming)), res);
+  }
+  // Answers with `status` decided by the library (unparsable request, URI too long, a throw).
+  void answerTransportError(const httplib::Request& req, httplib::Response& res, int status) const {
+    IncomingRequest incoming = incomingFrom(req);
+    incoming.transport_status = status;
+    res.headers.clear();
+    writeResponse(dispatcher.dispatch(std::move(incoming)), res);
+  }
+
+  ServerOptions options;
+  Dispatcher dispatcher;
+  ClosableServer server;
+  std::mutex bind_mutex;
+  bool configured = false;
+  int bound_port = -1;
+  std::atomic<bool> stop_requested{false};
+};
+
+void ApiServer::Impl::configure() {
+  const std::size_t threads = std::max<std::size_t>(1, options.threads);
+  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server.set_socket_options(reuseAddressOnly);
+  server.set_payload_max_length(options.max_body_bytes);
+  server.set_keep_alive_timeout(options.keep_alive_timeout_s);
+  server.set_read_timeout(options.read_timeout_s, 0);
+  server.set_write_timeout(options.write_timeout_s, 0);
+
+  auto plain = [this](const httplib::Request& req, httplib::Response& res) { serve(req, res); };
+  auto with_body = [this](const httplib::Request& req, httplib::Response& res,
+                          const httplib::ContentReader& reader) {
+    serveWithBody(req, res, reader);
+  };
+  server.Get(kAnyPath, plain);  // HEAD arrives here too
+  server.Options(kAnyPath, plain);
+  server.Post(kAnyPath, with_body);
+  server.Put(kAnyPath, with_body);
+  server.Patch(kAnyPath, with_body);
+  server.Delete(kAnyPath, with_body);
+  // Called for every status >= 400, ours included: only answers without our request id
+  // header are the library's own, and only those get replaced by a problem.
+  server.set_error_handler(httplib::Server::HandlerWithResponse(
+      [this](const httplib::Request& req, httplib::Response& res) {
+        if (res.has_header(std::string(kRequestIdHeader))) {
+          return httplib::Server::HandlerResponse::Unhandled;
+        }
+        answerTransportError(req, res, res.status);
+        return httplib::Server::HandlerResponse::Handled;
+      }));
+  server.set_exception_handler([this](const httplib::Request& req, httplib::Response& res,
+                                      std::exception_ptr) { answerTransportError(req, res, 500); });
+  configured = true;
+}
+
+ApiServer::ApiServer(ServerOptions options, std::shared_ptr<Authenticator> authenticator,
+                     std::shared_ptr<AuditSink> audit, std::shared_ptr<MetricsRegistry> metrics)
+    : impl_(std::make_unique<Impl>(std::move(options), std::move(authenticator), std::move(audit),
+                                   std::move(metrics))) {}
+
+ApiServer::~ApiServer() = default;
+
+void ApiServer::addRoute(RouteSpec spec) {
+  auto added = impl_->dispatcher.addRoute(std::move(spec));
+  if (!added) {
+    logEvent(spdlog::level::critical, "invalid route", {{"error", added.error().message}});
+    std::abort();  // a programming error in the route table: fail at startup, loudly
+  }
+}
+
+common::Result<int> ApiServer::bind() {
+  std::lock_guard lock(impl_->bind_mutex);
+  if (impl_->bound_port >= 0) return impl_->bound_port;
+  if (!impl_->configured) impl_->configure();
+  const auto& host = impl_->options.host;
+  const int requested = impl_->options.port;
+  errno = 0;
+  const int port = requested == 0 ? impl_->server.bind_to_any_port(host)
+                                  : (impl_->server.bind_to_port(host, requested) ? requested : -1);
+  if (port < 0) {
+    const int error = errno;
+    const std::string where = host + ":" + std::to_string(requested);
+    if (error == EADDRINUSE) {
+      return common::unavailable("address_in_use", where + " is already in use");
+    }
+    return common::unavailable(
+        "bind_failed",
+        "cannot listen on " + where + (error != 0 ? std::string(": ") + std::strerror(error) : ""));
+  }
+  impl_->bound_port = port;
+  return port;
+}
+
+void ApiServer::run() {
+  if (impl_->stop_requested.load()) return;
+  auto port = bind();
+  if (!port) {
+    logEvent(spdlog::level::err, "cannot serve", {{"error", port.error().message}});
+    return;
+  }
+  if (impl_->stop_requested.load()) {  // stop() ran during bind(), before the socket existed
+    impl_->server.closeListener();
+    return;
+  }
+  logEvent(spdlog::level::info, "listening",
+           {{"host", impl_->options.host}, {"port", *port}, {"threads", impl_->options.threads}});
+  impl_->server.listen_after_bind();  // returns at once if stop() closed the listener already
+  logEvent(spdlog::level::info, "stopped", nlohmann::json::object());
+}
+
+void ApiServer::stop() {
+  impl_->stop_requested.store(true);
+  impl_->server.closeListener();
+}
+
+RouteSpec metricsRoute(std::shared_ptr<MetricsRegistry> metrics) {
+  RouteSpec spec;
+  spec.method = Method::kGet;
+  spec.pattern = "/metrics";
+  spec.name = "metrics";
+  spec.permission = Permission::kPublic;
+  spec.accepts = {};
+  spec.handler = [metrics = std::move(metrics)](const Request&) -> common::Result<Response> {
+    Response response;
+    response.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    response.body = metrics->render();
+    return response;
+  };
+  return spec;
+}
+
+}  // namespace provisioner::http
