@@ -34,15 +34,14 @@ Result<std::optional<std::string>> stringMember(const nlohmann::json& doc, const
 }
 
 // A missing file is fine unless it was named explicitly; a present one must be a JSON object.
-Result<FileConfig> readConfigFile(const std::string& path, bool mustExist) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+Result<FileConfig> readConfigFile(const std::string& path, bool mustExist,
+                                  const FileReader& readFile) {
+  auto content = readFile(path);
+  if (!content) {
     if (!mustExist) return FileConfig{};
     return common::fail(configError("cannot read config file " + path));
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  auto doc = nlohmann::json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
+  auto doc = nlohmann::json::parse(*content, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
     return common::fail(configError("config file " + path +
                                     " is not a JSON object like {\"url\": ..., \"token\": ...}"));
@@ -76,14 +75,23 @@ std::optional<std::string> defaultConfigPath(const Environment& env) {
   return std::nullopt;
 }
 
-Result<Config> resolveConfig(const GlobalOptions& flags, const Environment& env) {
+std::optional<std::string> readWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+Result<Config> resolveConfig(const GlobalOptions& flags, const Environment& env,
+                             const FileReader& readFile) {
   std::optional<std::string> url = flags.url ? flags.url : env.get(kUrlVariable);
   std::optional<std::string> token = flags.token ? flags.token : env.get(kTokenVariable);
 
   // The file is read only when it can still contribute, or when it was named explicitly.
   std::optional<std::string> path = flags.config ? flags.config : defaultConfigPath(env);
   if (path && (flags.config || !url || !token)) {
-    auto file = readConfigFile(*path, flags.config.has_value());
+    auto file = readConfigFile(*path, flags.config.has_value(), readFile);
     PROV_TRY(file);
     if (!url) url = file->url;
     if (!token) token = file->token;

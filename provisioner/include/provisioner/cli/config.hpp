@@ -1,6 +1,7 @@
 // Where provisionerctl finds the service URL and its token: flags, then environment, then file.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,8 +33,13 @@ struct Config {
 // $XDG_CONFIG_HOME/provisioner/ctl.json, else $HOME/.config/provisioner/ctl.json.
 std::optional<std::string> defaultConfigPath(const Environment& env);
 
+// Reads a whole file, or nullopt when it cannot be opened. The test seam for resolveConfig.
+using FileReader = std::function<std::optional<std::string>(const std::string& path)>;
+std::optional<std::string> readWholeFile(const std::string& path);
+
 // Resolves url and token field by field: flag > environment > config file > default URL.
 // An explicit --config must exist; the default file may be absent. No token is an error.
-common::Result<Config> resolveConfig(const GlobalOptions& flags, const Environment& env);
+common::Result<Config> resolveConfig(const GlobalOptions& flags, const Environment& env,
+                                     const FileReader& readFile = readWholeFile);
 
 }  // namespace provisioner::cli
