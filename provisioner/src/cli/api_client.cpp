@@ -45,9 +45,7 @@ Error errorFromResponse(const httplib::Response& res) {
   Error error{kindForStatus(res.status), text(body, "code"), text(body, "detail"),
               text(body, "field"), "HTTP " + std::to_string(res.status)};
   if (error.message.empty()) error.message = text(body, "title");
-  if (error.message.empty())
-    error.message = "the server answered HTTP " + std::to_string(res.status);
-  if (error.code.empty()) error.code = "http_" + std::to_string(res.status);
+  if (error.message.empty()) error.message = "the server answered without a problem+json body";
   std::string requestId = text(body, "request_id");
   if (requestId.empty()) requestId = res.get_header_value("X-Request-Id");
   if (!requestId.empty()) error.detail += ", request " + requestId;

@@ -100,9 +100,10 @@ Result<void> showPo(CommandContext& ctx) {
   return common::success();
 }
 
-void renderSection(std::ostream& out, const char* title, const Table& table) {
+// `count` is the number of units, which differs from the rows for mismatches.
+void renderSection(std::ostream& out, const char* title, std::size_t count, const Table& table) {
   if (table.rowCount() == 0) return;
-  out << '\n' << title << " (" << table.rowCount() << ")\n";
+  out << '\n' << title << " (" << count << ")\n";
   table.render(out);
 }
 
@@ -118,7 +119,7 @@ void renderReconciliation(std::ostream& out, const json& report) {
   for (const auto& r : arrayField(report, "received")) {
     received.addRow({text(r, "chassis_serial"), text(r, "node_id"), text(r, "node_serial")});
   }
-  renderSection(out, "Received", received);
+  renderSection(out, "Received", received.rowCount(), received);
   // One row per differing field, so a unit with two mismatches shows twice.
   Table mismatched({"SERIAL", "NODE", "NODE SERIAL", "FIELD", "EXPECTED", "ACTUAL"});
   for (const auto& m : arrayField(report, "mismatched")) {
@@ -127,17 +128,17 @@ void renderReconciliation(std::ostream& out, const json& report) {
                          text(d, "field"), text(d, "expected"), text(d, "actual")});
     }
   }
-  renderSection(out, "Mismatched", mismatched);
+  renderSection(out, "Mismatched", arrayField(report, "mismatched").size(), mismatched);
   Table missing({"SERIAL"});
   for (const auto& m : arrayField(report, "missing")) missing.addRow({text(m, "chassis_serial")});
-  renderSection(out, "Missing", missing);
+  renderSection(out, "Missing", missing.rowCount(), missing);
   Table unexpected({"NODE", "STATE", "MODEL", "SERIAL", "BMC MAC", "SITE", "RACK", "U"});
   for (const auto& n : arrayField(report, "unexpected")) {
     unexpected.addRow({text(n, "id"), text(n, "state"), text(n, "hardware_model"),
                        text(n, "chassis_serial"), text(n, "bmc_mac"), text(n, "site"),
                        text(n, "rack"), text(n, "u_position")});
   }
-  renderSection(out, "Unexpected", unexpected);
+  renderSection(out, "Unexpected", unexpected.rowCount(), unexpected);
 }
 
 Result<void> reconcilePo(CommandContext& ctx) {
