@@ -183,3 +183,13 @@ TEST_CASE("asset show: summary, location, components, history", "[integration][c
         "AT                    EVENT      NODE  NODE SERIAL    SLOT  FROM  TO  REASON\n"
         "2026-01-02T00:00:00Z  installed  3     1654422000001  GPU0  -     -   inventory\n");
 }
+
+TEST_CASE("https URLs go through TLS: a plain-HTTP server fails the handshake, exit 2",
+          "[integration][cli]") {
+  FakeApiServer server;
+  std::string url = "https://127.0.0.1:" + server.url().substr(server.url().rfind(':') + 1);
+  auto run = runCtlAt(url, kToken, {"audit"});
+  CHECK(run.code == 2);
+  CHECK(run.err ==
+        "error: cannot reach the provisioner service at " + url + ": TLS handshake failed\n");
+}
