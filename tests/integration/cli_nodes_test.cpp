@@ -57,7 +57,7 @@ TEST_CASE("nodes list sends the filters as query parameters", "[integration][cli
   CHECK(requests[0].method == "GET");
   CHECK(requests[0].target == "/api/v1/nodes?rack=R01&state=ready");
   CHECK(requests[0].header("Authorization") == "Bearer " + kToken);
-  CHECK(requests[0].header("Accept") == "application/json");
+  CHECK(requests[0].header("Accept") == "application/json, application/problem+json");
 }
 
 TEST_CASE("nodes list --json prints the server's page as sent", "[integration][cli]") {

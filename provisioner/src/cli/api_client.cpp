@@ -14,6 +14,8 @@ using common::ErrorKind;
 using common::Result;
 
 constexpr const char* kJsonType = "application/json";
+// Errors come as problem+json; say so for servers that negotiate strictly.
+constexpr const char* kAcceptJson = "application/json, application/problem+json";
 
 ErrorKind kindForStatus(int status) {
   switch (status) {
@@ -120,7 +122,7 @@ struct ApiClient::Impl {
 
 namespace {
 
-httplib::Request makeRequest(std::string method, std::string target, std::string accept) {
+httplib::Request makeRequest(std::string method, std::string target, const std::string& accept) {
   httplib::Request request;
   request.method = std::move(method);
   request.path = std::move(target);
@@ -141,7 +143,7 @@ std::string ApiClient::baseUrl() const {
 }
 
 Result<ApiReply> ApiClient::getJson(const std::string& path, const Query& query) {
-  return impl_->send(makeRequest("GET", withQuery(path, query), kJsonType), true);
+  return impl_->send(makeRequest("GET", withQuery(path, query), kAcceptJson), true);
 }
 
 Result<ApiReply> ApiClient::getText(const std::string& path, const Query& query,
@@ -150,7 +152,7 @@ Result<ApiReply> ApiClient::getText(const std::string& path, const Query& query,
 }
 
 Result<ApiReply> ApiClient::postJson(const std::string& path, const nlohmann::json& body) {
-  auto request = makeRequest("POST", path, kJsonType);
+  auto request = makeRequest("POST", path, kAcceptJson);
   request.set_header("Content-Type", kJsonType);
   request.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return impl_->send(std::move(request), true);
@@ -158,14 +160,14 @@ Result<ApiReply> ApiClient::postJson(const std::string& path, const nlohmann::js
 
 Result<ApiReply> ApiClient::postBody(const std::string& path, const Query& query, std::string body,
                                      const std::string& contentType) {
-  auto request = makeRequest("POST", withQuery(path, query), kJsonType);
+  auto request = makeRequest("POST", withQuery(path, query), kAcceptJson);
   request.set_header("Content-Type", contentType);
   request.body = std::move(body);
   return impl_->send(std::move(request), true);
 }
 
 Result<ApiReply> ApiClient::deleteJson(const std::string& path) {
-  return impl_->send(makeRequest("DELETE", path, kJsonType), true);
+  return impl_->send(makeRequest("DELETE", path, kAcceptJson), true);
 }
 
 }  // namespace provisioner::cli

@@ -31,11 +31,17 @@ const OptionSpec* findOption(const CommandSpec& spec, const std::string& name) {
 }
 
 void setGlobal(GlobalOptions& globals, const std::string& name, std::string value) {
-  if (name == "url") globals.url = std::move(value);
-  if (name == "token") globals.token = std::move(value);
-  if (name == "config") globals.config = std::move(value);
-  if (name == "json") globals.json = true;
-  if (name == "help") globals.help = true;
+  if (name == "url") {
+    globals.url = std::move(value);
+  } else if (name == "token") {
+    globals.token = std::move(value);
+  } else if (name == "config") {
+    globals.config = std::move(value);
+  } else if (name == "json") {
+    globals.json = true;
+  } else if (name == "help") {
+    globals.help = true;
+  }
 }
 
 // Walks the arguments once; the command is known as soon as its words have been seen, so its
@@ -57,7 +63,7 @@ class Parser {
       } else if (arg.size() > 2 && arg.starts_with("--")) {
         PROV_TRY(flag(arg.substr(2)));
       } else if (arg.size() > 1 && arg[0] == '-') {
-        return fail(usage("unknown flag " + arg));
+        return common::fail(usage("unknown flag " + arg));
       } else {
         PROV_TRY(positional(arg));
       }
@@ -79,10 +85,10 @@ class Parser {
     return usageError(std::move(message), std::move(text));
   }
 
-  Result<std::string> takeValue(const std::string& name, std::optional<std::string> inline_) {
-    if (inline_) return std::move(*inline_);
+  Result<std::string> takeValue(const std::string& name, std::optional<std::string> givenValue) {
+    if (givenValue) return std::move(*givenValue);
     if (pos_ + 1 >= args_.size() || args_[pos_ + 1].starts_with("--")) {
-      return fail(usage("missing value for --" + name));
+      return common::fail(usage("missing value for --" + name));
     }
     return args_[++pos_];
   }
@@ -101,7 +107,7 @@ class Parser {
     } else if (option != nullptr) {
       takesValue = option->takesValue;
     } else {
-      return fail(usage("unknown flag --" + name));
+      return common::fail(usage("unknown flag --" + name));
     }
     std::string value;
     if (takesValue) {
@@ -109,7 +115,7 @@ class Parser {
       PROV_TRY(taken);
       value = std::move(*taken);
     } else if (inlineValue) {
-      return fail(usage("flag --" + name + " takes no value"));
+      return common::fail(usage("flag --" + name + " takes no value"));
     }
     if (global != nullptr) {
       setGlobal(inv_.globals, name, std::move(value));
@@ -129,12 +135,12 @@ class Parser {
       group_ = word;
       if (!selectCommand(word, "") && !hasGroup(word)) {
         group_.clear();
-        return fail(usage("unknown command '" + word + "'"));
+        return common::fail(usage("unknown command '" + word + "'"));
       }
       return common::success();
     }
     if (!selectCommand(group_, word)) {
-      return fail(usage("unknown command '" + group_ + " " + word + "'"));
+      return common::fail(usage("unknown command '" + group_ + " " + word + "'"));
     }
     return common::success();
   }
@@ -158,19 +164,20 @@ class Parser {
   Result<void> finish() const {
     if (inv_.globals.help) return common::success();
     if (command() == nullptr) {
-      if (group_.empty()) return fail(usage("no command given"));
-      return fail(usage("'" + group_ + "' needs a subcommand"));
+      if (group_.empty()) return common::fail(usage("no command given"));
+      return common::fail(usage("'" + group_ + "' needs a subcommand"));
     }
     const CommandSpec& spec = *command();
     if (inv_.positionals.size() < spec.positionals.size()) {
-      return fail(usage("missing " + spec.positionals[inv_.positionals.size()]));
+      return common::fail(usage("missing " + spec.positionals[inv_.positionals.size()]));
     }
     if (!spec.acceptsExtra && inv_.positionals.size() > spec.positionals.size()) {
-      return fail(usage("unexpected argument '" + inv_.positionals[spec.positionals.size()] + "'"));
+      return common::fail(
+          usage("unexpected argument '" + inv_.positionals[spec.positionals.size()] + "'"));
     }
     for (const auto& option : spec.options) {
       if (option.required && !inv_.has(option.name)) {
-        return fail(usage("missing required flag --" + option.name));
+        return common::fail(usage("missing required flag --" + option.name));
       }
     }
     return common::success();

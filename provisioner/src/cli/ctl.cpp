@@ -51,6 +51,7 @@ int dispatch(const std::vector<std::string>& args, std::ostream& out, std::ostre
              const Environment& env) {
   const auto commands = allCommands();
   std::vector<CommandSpec> specs;
+  specs.reserve(commands.size());
   for (const auto& command : commands) specs.push_back(command.spec);
 
   auto invocation = parseArgs(args, specs);
