@@ -1,0 +1,53 @@
+// The command table: what each provisionerctl command accepts and the function that runs it.
+#pragma once
+
+#include <ostream>
+#include <span>
+#include <vector>
+
+#include "common/result.hpp"
+#include "provisioner/cli/api_client.hpp"
+#include "provisioner/cli/args.hpp"
+
+namespace provisioner::cli {
+
+struct Command;
+
+// What a handler gets. `api` is null for commands that do not talk to the service.
+struct CommandContext {
+  const Invocation& invocation;
+  ApiClient* api;
+  std::ostream& out;
+  std::ostream& err;
+  std::span<const CommandSpec> specs;  // the whole table, for `help`
+  const CommandSpec& spec;             // the command being run, for usage errors
+
+  bool json() const { return invocation.globals.json; }
+};
+
+using Handler = common::Result<void> (*)(CommandContext& context);
+
+struct Command {
+  CommandSpec spec{};
+  Handler handler = nullptr;
+  bool needsApi = true;
+};
+
+// One function per command group; each file owns its group.
+std::vector<Command> poCommands();
+std::vector<Command> assetCommands();
+std::vector<Command> nodeCommands();
+std::vector<Command> auditCommands();
+std::vector<Command> tokenCommands();
+std::vector<Command> localCommands();  // version, help
+
+// A usage error for the running command, e.g. a flag value that is not a number.
+common::Error commandUsageError(const CommandContext& context, std::string message);
+
+// True for a non-empty string of ASCII digits: node and token ids.
+bool isDecimalId(const std::string& text);
+
+// Writes a reply's JSON body as the server sent it, ending in a newline.
+void printRawJson(std::ostream& out, const ApiReply& reply);
+
+}  // namespace provisioner::cli

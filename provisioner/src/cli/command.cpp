@@ -1,0 +1,24 @@
+#include "provisioner/cli/command.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "provisioner/cli/errors.hpp"
+
+namespace provisioner::cli {
+
+common::Error commandUsageError(const CommandContext& context, std::string message) {
+  return usageError(std::move(message), context.spec.usage());
+}
+
+bool isDecimalId(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(),
+                                      [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+void printRawJson(std::ostream& out, const ApiReply& reply) {
+  out << reply.body;
+  if (!reply.body.ends_with('\n')) out << '\n';
+}
+
+}  // namespace provisioner::cli

@@ -1,0 +1,128 @@
+// nodes list | show | export: the fleet as the inventory sees it.
+#include "provisioner/cli/command.hpp"
+#include "provisioner/cli/json_fields.hpp"
+#include "provisioner/cli/paging.hpp"
+#include "provisioner/cli/table.hpp"
+
+namespace provisioner::cli {
+namespace {
+
+using common::Result;
+using nlohmann::json;
+
+constexpr const char* kNodesPath = "/api/v1/nodes";
+// Flag name -> query parameter; the same filters serve list and export.
+constexpr const char* kFilters[] = {"rack", "state", "model", "site", "firmware"};
+
+Query filterQuery(const Invocation& invocation) {
+  Query query;
+  for (const char* filter : kFilters) {
+    if (auto value = invocation.option(filter)) query.emplace_back(filter, *value);
+  }
+  return query;
+}
+
+std::vector<OptionSpec> filterOptions() {
+  return {{.name = "rack", .metavar = "R"},
+          {.name = "state", .metavar = "S"},
+          {.name = "model", .metavar = "M"},
+          {.name = "site", .metavar = "S"},
+          {.name = "firmware", .metavar = "V"}};
+}
+
+Result<void> listNodes(CommandContext& ctx) {
+  auto listing = fetchListing(ctx, kNodesPath, filterQuery(ctx.invocation));
+  PROV_TRY(listing);
+  if (ctx.json()) {
+    printListingJson(ctx.out, *listing);
+    return common::success();
+  }
+  Table table({"ID", "STATE", "MODEL", "SERIAL", "BMC ADDRESS", "SITE", "RACK", "U", "GPUS"});
+  for (const auto& n : listing->items) {
+    table.addRow({text(n, "id"), text(n, "state"), text(n, "hardware_model"),
+                  text(n, "chassis_serial"), text(n, "bmc_address"), text(n, "site"),
+                  text(n, "rack"), text(n, "u_position"), text(n, "gpu_count")});
+  }
+  table.render(ctx.out);
+  noteMorePages(ctx, *listing);
+  return common::success();
+}
+
+void renderNode(std::ostream& out, const json& node) {
+  renderFields(out, {{"ID", text(node, "id")},
+                     {"State", text(node, "state")},
+                     {"Model", text(node, "hardware_model")},
+                     {"Chassis serial", text(node, "chassis_serial")},
+                     {"BMC address", text(node, "bmc_address")},
+                     {"BMC MAC", text(node, "bmc_mac")},
+                     {"Site", text(node, "site")},
+                     {"Rack", text(node, "rack")},
+                     {"U position", text(node, "u_position")},
+                     {"GPUs", text(node, "gpu_count")},
+                     {"Created", text(node, "created_at")},
+                     {"Updated", text(node, "updated_at")}});
+  Table components({"ID", "KIND", "SLOT", "MANUFACTURER", "MODEL", "SERIAL", "FIRMWARE"});
+  for (const auto& c : arrayField(node, "components")) {
+    components.addRow({text(c, "id"), text(c, "kind"), text(c, "slot"), text(c, "manufacturer"),
+                       text(c, "model"), text(c, "serial"), text(c, "firmware_version")});
+  }
+  out << "\nComponents (" << components.rowCount() << ")\n";
+  if (components.rowCount() > 0) components.render(out);
+  Table timeline({"AT", "ACTOR", "KIND", "MESSAGE"});
+  for (const auto& e : arrayField(node, "timeline")) {
+    timeline.addRow({text(e, "at"), text(e, "actor"), text(e, "kind"), text(e, "message")});
+  }
+  out << "\nTimeline (" << timeline.rowCount() << ")\n";
+  if (timeline.rowCount() > 0) timeline.render(out);
+}
+
+Result<void> showNode(CommandContext& ctx) {
+  const std::string& id = ctx.invocation.positionals.at(0);
+  if (!isDecimalId(id))
+    return common::fail(commandUsageError(ctx, "ID must be a number, got '" + id + "'"));
+  auto reply = ctx.api->getJson(std::string(kNodesPath) + "/" + id);
+  PROV_TRY(reply);
+  if (ctx.json()) {
+    printRawJson(ctx.out, *reply);
+  } else {
+    renderNode(ctx.out, reply->json);
+  }
+  return common::success();
+}
+
+// The server renders the CSV (every matching node, no paging); we pass it through untouched.
+Result<void> exportNodes(CommandContext& ctx) {
+  Query query = filterQuery(ctx.invocation);
+  query.emplace_back("format", "csv");
+  auto reply = ctx.api->getText(kNodesPath, query, "text/csv");
+  PROV_TRY(reply);
+  ctx.out << reply->body;
+  return common::success();
+}
+
+}  // namespace
+
+std::vector<Command> nodeCommands() {
+  auto listOptions = filterOptions();
+  listOptions.push_back({.name = "limit", .metavar = "N"});
+  listOptions.push_back({.name = "all", .takesValue = false});
+  return {
+      {{.group = "nodes",
+        .name = "list",
+        .options = listOptions,
+        .summary = "list nodes, filtered; --all follows every page"},
+       listNodes},
+      {{.group = "nodes",
+        .name = "show",
+        .positionals = {"ID"},
+        .summary = "show a node with its components and timeline"},
+       showNode},
+      {{.group = "nodes",
+        .name = "export",
+        .options = filterOptions(),
+        .summary = "every matching node as CSV on stdout"},
+       exportNodes},
+  };
+}
+
+}  // namespace provisioner::cli
