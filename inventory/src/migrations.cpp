@@ -95,11 +95,9 @@ common::Result<MigrationReport> applyLocked(pqxx::connection& conn,
   return report;
 }
 
-}  // namespace
-
-common::Result<std::vector<MigrationFile>> loadMigrations(const std::string& dir) {
+// Reads every NNNN_name.sql of `dir` into `files`, unordered.
+common::Result<void> readMigrationFiles(const std::string& dir, std::vector<MigrationFile>& files) {
   static const std::regex kPattern(R"(^(\d{4})_([a-z0-9_]+)\.sql$)");
-  std::vector<MigrationFile> files;
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
   if (ec) {
@@ -123,6 +121,18 @@ common::Result<std::vector<MigrationFile>> loadMigrations(const std::string& dir
     f.sql = content.str();
     f.checksum = common::sha256Hex(f.sql);
     files.push_back(std::move(f));
+  }
+  return common::success();
+}
+
+}  // namespace
+
+common::Result<std::vector<MigrationFile>> loadMigrations(const std::string& dir) {
+  std::vector<MigrationFile> files;
+  try {
+    PROV_TRY(readMigrationFiles(dir, files));
+  } catch (const std::exception&) {  // the folder changed or vanished while being read
+    return badFile("migrations_unreadable", "cannot read the migrations folder " + dir, dir);
   }
   std::sort(files.begin(), files.end(),
             [](const auto& a, const auto& b) { return a.version < b.version; });

@@ -42,7 +42,7 @@ void requireUnchanged(const std::string& url, long long pos, long long lines, lo
 
 }  // namespace
 
-TEST_CASE("purchase order: created and read back; passwords sealed, never stored plain",
+TEST_CASE("purchase order: created and read back, passwords sealed and never stored plain",
           "[integration][inventory][purchase_orders]") {
   auto inv = inventory_test::freshInventory();
   auto& db = *inv.db;
@@ -191,7 +191,7 @@ TEST_CASE("ship notice import creates the PO or adds to it, all or nothing",
   requireUnchanged(inv.url, 1, 0, 4);
 }
 
-TEST_CASE("purchase order amendments: update, add, remove, status; failures store nothing",
+TEST_CASE("purchase order amendments: update, add, remove, status, and failures store nothing",
           "[integration][inventory][purchase_orders]") {
   auto inv = inventory_test::freshInventory();
   auto& db = *inv.db;

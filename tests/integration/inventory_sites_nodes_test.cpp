@@ -85,7 +85,7 @@ TEST_CASE("sites and racks: created, listed, duplicates and unknown sites refuse
   CHECK((*sites)[1].name == "dc2");
 }
 
-TEST_CASE("nodes: registered with a timeline event; duplicates and bad positions refused",
+TEST_CASE("nodes: registered with a timeline event, duplicates and bad positions refused",
           "[integration][inventory][nodes]") {
   auto inv = inventory_test::freshInventory();
   auto& db = *inv.db;
