@@ -60,10 +60,10 @@ IncomingRequest incomingFrom(const httplib::Request& req) {
   return incoming;
 }
 
-void writeResponse(Response response, httplib::Response& res) {
+void writeResponse(const Response& response, httplib::Response& res) {
   res.status = response.status;
   for (const auto& [name, value] : response.headers) res.set_header(name, value);
-  res.set_content(std::move(response.body), response.content_type);
+  res.set_content(response.body, response.content_type);
 }
 
 // Reads the body into `incoming`, keeping at most `limit` bytes. Over the limit, the rest is
@@ -163,8 +163,10 @@ void ApiServer::Impl::configure() {
         answerTransportError(req, res, res.status);
         return httplib::Server::HandlerResponse::Handled;
       }));
-  server.set_exception_handler([this](const httplib::Request& req, httplib::Response& res,
-                                      std::exception_ptr) { answerTransportError(req, res, 500); });
+  server.set_exception_handler(
+      [this](const httplib::Request& req, httplib::Response& res, const std::exception_ptr&) {
+        answerTransportError(req, res, 500);
+      });
   configured = true;
 }
 
