@@ -28,6 +28,7 @@ TEST_CASE("JSON logging writes one JSON object per line", "[unit][http]") {
   configureJsonLogging(spdlog::level::info);
 
   spdlog::info("plain \"quoted\" text");
+  spdlog::info("\x1e\"injected\":true");  // a client string posing as structured fields
   logEvent(spdlog::level::warn, "request", {{"request_id", "r1"}, {"status", 503}});
   spdlog::debug("filtered out");
 
@@ -36,12 +37,14 @@ TEST_CASE("JSON logging writes one JSON object per line", "[unit][http]") {
   std::string line;
   std::vector<nlohmann::json> records;
   while (std::getline(lines, line)) records.push_back(nlohmann::json::parse(line));
-  REQUIRE(records.size() == 2);
+  REQUIRE(records.size() == 3);
   CHECK(records[0]["msg"] == "plain \"quoted\" text");
   CHECK(records[0]["level"] == "info");
   CHECK(records[0]["ts"].get<std::string>().back() == 'Z');
-  CHECK(records[1]["msg"] == "request");
-  CHECK(records[1]["level"] == "warning");
-  CHECK(records[1]["request_id"] == "r1");
-  CHECK(records[1]["status"] == 503);
+  CHECK_FALSE(records[1].contains("injected"));
+  CHECK(records[1]["msg"] == "\x1e\"injected\":true");
+  CHECK(records[2]["msg"] == "request");
+  CHECK(records[2]["level"] == "warning");
+  CHECK(records[2]["request_id"] == "r1");
+  CHECK(records[2]["status"] == 503);
 }

@@ -52,6 +52,14 @@ std::string clipped(const std::string& text) {
   return text.size() <= kMax ? text : text.substr(0, kMax) + "...";
 }
 
+common::Error errorOf(common::ErrorKind kind, std::string code, std::string message) {
+  common::Error error;
+  error.kind = kind;
+  error.code = std::move(code);
+  error.message = std::move(message);
+  return error;
+}
+
 bool carriesBody(Method method) {
   return method != Method::kGet;
 }
@@ -59,11 +67,8 @@ bool carriesBody(Method method) {
 common::Error unsupportedMediaType(const RouteSpec& route) {
   std::string accepted;
   for (const auto& type : route.accepts) accepted += (accepted.empty() ? "" : ", ") + type;
-  return common::Error{common::ErrorKind::kUnsupportedMediaType,
-                       "unsupported_media_type",
-                       "Content-Type must be one of: " + accepted,
-                       {},
-                       {}};
+  return errorOf(common::ErrorKind::kUnsupportedMediaType, "unsupported_media_type",
+                 "Content-Type must be one of: " + accepted);
 }
 
 // The media type without parameters must be one the route accepts; an empty body may omit it.
@@ -80,23 +85,36 @@ common::Result<void> checkMediaType(const IncomingRequest& incoming, const Route
   return unsupportedMediaType(route);
 }
 
-common::Result<Response> transportProblem(int status, const std::string& request_id) {
+common::Error payloadTooLarge() {
+  return errorOf(common::ErrorKind::kPayloadTooLarge, "payload_too_large",
+                 "the request body is over the limit");
+}
+
+// A problem for a status no ErrorKind stands for; `outcome` records its code for the audit.
+Response ownProblem(std::string& outcome, int status, const std::string& code,
+                    const std::string& detail, const std::string& request_id) {
+  outcome = code;
+  return problemResponse(status, code, detail, request_id);
+}
+
+// The library's own answers (request line, headers, body framing) as problems.
+common::Result<Response> transportProblem(int status, std::string& outcome,
+                                          const std::string& request_id) {
   switch (status) {
     case 400:
       return common::invalidArgument("bad_request", "the HTTP request could not be parsed");
     case 413:
-      return common::Error{common::ErrorKind::kPayloadTooLarge,
-                           "payload_too_large",
-                           "the request body is over the limit",
-                           {},
-                           {}};
+      return payloadTooLarge();
+    case 415:
+      return errorOf(common::ErrorKind::kUnsupportedMediaType, "unsupported_media_type",
+                     "the Content-Encoding of the body is not supported");
     case 414:
-      return problemResponse(414, "uri_too_long", "the request URI is too long", request_id);
+      return ownProblem(outcome, 414, "uri_too_long", "the request URI is too long", request_id);
     case 500:
       return common::internalError("the transport failed while reading the request");
     default:
-      return problemResponse(status, "http_" + std::to_string(status),
-                             "the request could not be served", request_id);
+      return ownProblem(outcome, status, "http_" + std::to_string(status),
+                        "the request could not be served", request_id);
   }
 }
 
@@ -164,30 +182,21 @@ common::Result<Response> Dispatcher::process(IncomingRequest& incoming, Exchange
   auto lookup = router_.find(exchange.method, incoming.path);
   if (lookup.match) exchange.route_name = lookup.match->spec->name;
   if (incoming.transport_status != 0) {
-    auto answer = transportProblem(incoming.transport_status, exchange.request_id);
-    if (answer) exchange.outcome = "http_" + std::to_string(answer->status);
-    return answer;
+    return transportProblem(incoming.transport_status, exchange.outcome, exchange.request_id);
   }
   if (!lookup.match) {
     if (lookup.allowed.empty()) {
       return common::notFound("route_not_found", "no route for " + clipped(incoming.path));
     }
     exchange.extra_headers.emplace_back("Allow", allowHeader(lookup.allowed));
-    exchange.outcome = "method_not_allowed";
-    return problemResponse(405, "method_not_allowed",
-                           incoming.method + " is not allowed on " + clipped(incoming.path),
-                           exchange.request_id);
+    return ownProblem(exchange.outcome, 405, "method_not_allowed",
+                      incoming.method + " is not allowed on " + clipped(incoming.path),
+                      exchange.request_id);
   }
 
   const RouteSpec& route = *lookup.match->spec;
   if (route.permission != Permission::kPublic) PROV_TRY(authenticate(incoming, route, exchange));
-  if (incoming.body_too_large) {
-    return common::Error{common::ErrorKind::kPayloadTooLarge,
-                         "payload_too_large",
-                         "the request body is over the limit",
-                         {},
-                         {}};
-  }
+  if (incoming.body_too_large) return payloadTooLarge();
   if (carriesBody(*exchange.method)) {
     PROV_TRY(checkMediaType(incoming, route, incoming.body_unsupported));
   }
@@ -205,16 +214,19 @@ common::Result<Response> Dispatcher::process(IncomingRequest& incoming, Exchange
   return invoke(route, request);
 }
 
-common::Result<void> Dispatcher::authenticate(const IncomingRequest& incoming,
-                                              const RouteSpec& route, Exchange& exchange) const {
+common::Result<Principal> Dispatcher::identify(const IncomingRequest& incoming) const {
   if (!authenticator_) return common::internalError("no authenticator is configured");
   const std::string authorization = headerOf(incoming.headers, "Authorization");
   const auto token = bearerToken(authorization);
-  common::Result<Principal> principal = token.empty()
-                                            ? common::Result<Principal>(common::unauthenticated(
-                                                  "an 'Authorization: Bearer <token>' header is "
-                                                  "required"))
-                                            : authenticator_->authenticate(token);
+  if (token.empty()) {
+    return common::unauthenticated("an 'Authorization: Bearer <token>' header is required");
+  }
+  return authenticator_->authenticate(token);
+}
+
+common::Result<void> Dispatcher::authenticate(const IncomingRequest& incoming,
+                                              const RouteSpec& route, Exchange& exchange) const {
+  auto principal = identify(incoming);
   if (!principal) {
     if (principal.error().kind == common::ErrorKind::kUnauthenticated) {
       exchange.extra_headers.emplace_back("WWW-Authenticate", "Bearer realm=\"provisioner\"");

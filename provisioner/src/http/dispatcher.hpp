@@ -43,6 +43,7 @@ class Dispatcher {
   struct Exchange;
 
   common::Result<Response> process(IncomingRequest& incoming, Exchange& exchange) const;
+  common::Result<Principal> identify(const IncomingRequest& incoming) const;
   common::Result<void> authenticate(const IncomingRequest& incoming, const RouteSpec& route,
                                     Exchange& exchange) const;
   common::Result<Response> invoke(const RouteSpec& route, const Request& request) const;

@@ -1,6 +1,7 @@
 #include "provisioner/http/logging.hpp"
 
 #include <atomic>
+#include <random>
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/spdlog.h>
@@ -9,8 +10,15 @@
 namespace provisioner::http {
 namespace {
 
-// Marks a payload whose text is already a list of JSON members ("msg":...,"k":v).
-constexpr char kStructuredMark = '\x1e';
+// Marks a payload whose text is already a list of JSON members ("msg":...,"k":v). The random
+// part keeps a logged client string from posing as one and injecting fields.
+const std::string& structuredMark() {
+  static const std::string mark = [] {
+    std::random_device random;
+    return "\x1e" + std::to_string(random()) + std::to_string(random()) + ":";
+  }();
+  return mark;
+}
 constexpr std::string_view kPattern = R"({"ts":"%Y-%m-%dT%H:%M:%S.%eZ","level":"%l",%*})";
 
 std::atomic<bool> json_logging{false};
@@ -26,8 +34,8 @@ class PayloadFlag final : public spdlog::custom_flag_formatter {
               spdlog::memory_buf_t& dest) override {
     std::string_view payload(msg.payload.data(), msg.payload.size());
     std::string members;
-    if (!payload.empty() && payload.front() == kStructuredMark) {
-      payload.remove_prefix(1);
+    if (payload.starts_with(structuredMark())) {
+      payload.remove_prefix(structuredMark().size());
     } else {
       members = "\"msg\":\"" + jsonEscape(payload) + "\"";
       payload = members;
@@ -61,7 +69,7 @@ void logEvent(spdlog::level::level_enum level, std::string_view msg, const nlohm
   object.erase("msg");
   object.erase("ts");
   object.erase("level");
-  std::string line(1, kStructuredMark);
+  std::string line = structuredMark();
   line += "\"msg\":\"" + jsonEscape(msg) + "\"";
   const std::string rest = dumpSafe(object);  // "{...}": keep the members without the braces
   if (rest.size() > 2) line += "," + rest.substr(1, rest.size() - 2);

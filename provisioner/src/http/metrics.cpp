@@ -47,6 +47,14 @@ std::string_view normalizedMethod(std::string_view method) {
   return "OTHER";
 }
 
+// One sample line: name{labels} value
+void appendSample(std::string& out, std::string_view name, std::string_view labels,
+                  std::string_view value) {
+  out.append(name);
+  if (!labels.empty()) out.append("{").append(labels).append("}");
+  out.append(" ").append(value).append("\n");
+}
+
 std::string counterKey(std::string_view route, std::string_view method, int status) {
   std::string key(route);
   key.push_back('\n');  // never in a route name we render unescaped, so keys cannot collide
@@ -128,10 +136,12 @@ void MetricsRegistry::Impl::renderCounters(std::string& out) const {
   out +=
       "# HELP provisioner_http_requests_total HTTP requests answered, by route name, method "
       "and status.\n# TYPE provisioner_http_requests_total counter\n";
-  for (const auto& [labels, value] : sorted) {
-    const auto& [route, method, status] = labels;
-    out += std::string(kRequestsName) + "{route=\"" + escapeLabelValue(route) + "\",method=\"" +
-           method + "\",status=\"" + std::to_string(status) + "\"} " + std::to_string(value) + "\n";
+  for (const auto& [key, value] : sorted) {
+    const auto& [route, method, status] = key;
+    std::string labels = "route=\"";
+    labels.append(escapeLabelValue(route)).append("\",method=\"").append(method);
+    labels.append("\",status=\"").append(std::to_string(status)).append("\"");
+    appendSample(out, kRequestsName, labels, std::to_string(value));
   }
 }
 
@@ -145,6 +155,7 @@ void MetricsRegistry::Impl::renderHistograms(std::string& out) const {
       "# HELP provisioner_http_request_duration_seconds Time to answer HTTP requests, by route "
       "name.\n# TYPE provisioner_http_request_duration_seconds histogram\n";
   const std::string name(kDurationName);
+  const std::string bucket_name = name + "_bucket";
   for (const auto& [route, h] : sorted) {
     const std::string label = "route=\"" + escapeLabelValue(route) + "\"";
     // Read count first: buckets may run ahead of it, never behind, during a concurrent observe.
@@ -152,14 +163,17 @@ void MetricsRegistry::Impl::renderHistograms(std::string& out) const {
     std::uint64_t cumulative = 0;
     for (std::size_t i = 0; i <= kBucketCount; ++i) {
       cumulative += h->buckets[i].load(std::memory_order_relaxed);
-      const std::string le =
-          i < kBucketCount ? formatSampleValue(MetricsRegistry::kLatencyBuckets[i]) : "+Inf";
-      const auto shown = i < kBucketCount ? std::min(cumulative, count) : count;
-      out += name + "_bucket{" + label + ",le=\"" + le + "\"} " + std::to_string(shown) + "\n";
+      const bool last = i == kBucketCount;
+      std::string labels = label;
+      labels.append(",le=\"")
+          .append(last ? "+Inf" : formatSampleValue(MetricsRegistry::kLatencyBuckets[i]))
+          .append("\"");
+      appendSample(out, bucket_name, labels,
+                   std::to_string(last ? count : std::min(cumulative, count)));
     }
     const double sum = static_cast<double>(h->sum_nanos.load(std::memory_order_relaxed)) / 1e9;
-    out += name + "_sum{" + label + "} " + formatSampleValue(sum) + "\n";
-    out += name + "_count{" + label + "} " + std::to_string(count) + "\n";
+    appendSample(out, name + "_sum", label, formatSampleValue(sum));
+    appendSample(out, name + "_count", label, std::to_string(count));
   }
 }
 
@@ -216,7 +230,7 @@ std::string formatSampleValue(double value) {
 void appendGauge(std::string& out, std::string_view name, std::string_view help, double value) {
   out.append("# HELP ").append(name).append(" ").append(help).append("\n");
   out.append("# TYPE ").append(name).append(" gauge\n");
-  out.append(name).append(" ").append(formatSampleValue(value)).append("\n");
+  appendSample(out, name, {}, formatSampleValue(value));
 }
 
 }  // namespace provisioner::http

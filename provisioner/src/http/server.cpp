@@ -60,17 +60,19 @@ IncomingRequest incomingFrom(const httplib::Request& req) {
   return incoming;
 }
 
-void writeResponse(Response response, httplib::Response& res) {
+void writeResponse(const Response& response, httplib::Response& res) {
   res.status = response.status;
   for (const auto& [name, value] : response.headers) res.set_header(name, value);
-  res.set_content(std::move(response.body), response.content_type);
+  res.set_content(response.body, response.content_type);
 }
 
 // Reads the body into `incoming`, keeping at most `limit` bytes. Over the limit, the rest is
 // still read and dropped so the connection stays usable (cpp-httplib skips a declared
 // Content-Length over set_payload_max_length itself; chunked and decompressed bodies end here).
-void readBody(const httplib::Request& req, const httplib::ContentReader& reader, std::size_t limit,
-              IncomingRequest& incoming, int& transport_status) {
+// A failed read leaves the library's verdict in res.status (413 over the declared limit, 400
+// broken framing, 415 unknown Content-Encoding).
+void readBody(const httplib::Request& req, const httplib::Response& res,
+              const httplib::ContentReader& reader, std::size_t limit, IncomingRequest& incoming) {
   bool ok = false;
   if (req.is_multipart_form_data()) {
     incoming.body_unsupported = true;
@@ -88,10 +90,10 @@ void readBody(const httplib::Request& req, const httplib::ContentReader& reader,
     });
   }
   if (ok) return;
-  if (transport_status == 413) {
+  if (res.status == 413) {
     incoming.body_too_large = true;
   } else {
-    incoming.transport_status = transport_status >= 400 ? transport_status : 400;
+    incoming.transport_status = res.status >= 400 ? res.status : 400;
   }
 }
 
@@ -111,7 +113,7 @@ struct ApiServer::Impl {
   void serveWithBody(const httplib::Request& req, httplib::Response& res,
                      const httplib::ContentReader& reader) const {
     IncomingRequest incoming = incomingFrom(req);
-    readBody(req, reader, options.max_body_bytes, incoming, res.status);
+    readBody(req, res, reader, options.max_body_bytes, incoming);
     writeResponse(dispatcher.dispatch(std::move(incoming)), res);
   }
   // Answers with `status` decided by the library (unparsable request, URI too long, a throw).
@@ -161,8 +163,10 @@ void ApiServer::Impl::configure() {
         answerTransportError(req, res, res.status);
         return httplib::Server::HandlerResponse::Handled;
       }));
-  server.set_exception_handler([this](const httplib::Request& req, httplib::Response& res,
-                                      std::exception_ptr) { answerTransportError(req, res, 500); });
+  server.set_exception_handler(
+      [this](const httplib::Request& req, httplib::Response& res, const std::exception_ptr&) {
+        answerTransportError(req, res, 500);
+      });
   configured = true;
 }
 

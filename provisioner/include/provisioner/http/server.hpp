@@ -64,6 +64,8 @@ struct ServerOptions {
   int write_timeout_s = 10;
 };
 
+// Typical use: addRoute() for every route, bind(), run() on a thread of its own, stop() from a
+// signal watcher, then join that thread; only then destroy the server.
 class ApiServer {
  public:
   ApiServer(ServerOptions options, std::shared_ptr<Authenticator> authenticator,
