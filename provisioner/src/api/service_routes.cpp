@@ -31,13 +31,6 @@ Result<Response> readyz(const ApiContext& ctx, const Request&) {
   return http::jsonResponse(200, {{"status", "ready"}});
 }
 
-Result<Response> metrics(const ApiContext& ctx, const Request&) {
-  Response r;
-  r.content_type = "text/plain; version=0.0.4; charset=utf-8";
-  r.body = ctx.metrics->render();
-  return r;
-}
-
 Result<Response> openapi(const ApiContext& ctx, const Request&) {
   std::ifstream in(ctx.openapi_path);
   if (!in) return common::fail(common::internalError("cannot read " + ctx.openapi_path));
@@ -85,7 +78,7 @@ void addServiceRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   auto bind = [&ctx](ContextHandler fn) { return withContext(ctx, fn); };
   server.addRoute({Method::kGet, "/healthz", "healthz", Permission::kPublic, bind(healthz)});
   server.addRoute({Method::kGet, "/readyz", "readyz", Permission::kPublic, bind(readyz)});
-  server.addRoute({Method::kGet, "/metrics", "metrics", Permission::kPublic, bind(metrics)});
+  server.addRoute(http::metricsRoute(ctx->metrics));
   server.addRoute(
       {Method::kGet, "/api/v1/openapi.yaml", "openapi", Permission::kPublic, bind(openapi)});
   addPoolCollector(ctx);
