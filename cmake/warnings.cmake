@@ -6,3 +6,7 @@ if(PROVISIONER_SANITIZE)
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(project_options INTERFACE -fsanitize=address,undefined)
 endif()
+# g++ 12 at -O2/-O3 reports -Wrestrict for `"literal" + std::string` (GCC bug 105651).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  target_compile_options(project_options INTERFACE -Wno-restrict)
+endif()

@@ -211,7 +211,9 @@ int runProvisioner(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const ServiceOptions& o = *options;
-  http::configureJsonLogging(spdlog::level::from_str(o.log_level));
+  const std::string level = o.log_level.empty() ? (o.command == "serve" ? "info" : "warn")
+                                                : o.log_level;
+  http::configureJsonLogging(spdlog::level::from_str(level));
   if (o.command == "serve") return serve(o);
   if (o.command == "migrate") return migrate(o);
   if (o.command == "token create") return tokenCreate(o);

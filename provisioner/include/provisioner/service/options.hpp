@@ -17,7 +17,7 @@ struct ServiceOptions {
   std::string state_dir = "./var";
   std::string migrations_dir;
   std::string secret_key_file;  // else PROVISIONER_SECRET_KEY, else state_dir/secret.key
-  std::string log_level = "info";
+  std::string log_level;  // default: info for serve, warn for one-shot commands
   std::size_t http_threads = 8;
   std::size_t db_pool_size = 8;
   // token subcommands
