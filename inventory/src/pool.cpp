@@ -17,6 +17,10 @@ common::Result<std::unique_ptr<PooledConnection>> openConnection(const std::stri
   try {
     auto pooled = std::make_unique<PooledConnection>();
     pooled->conn = std::make_unique<pqxx::connection>(url);
+    // Every statement here is a keyed lookup or write whose best plan does not depend on the
+    // parameter values; re-planning each execution (PostgreSQL's default for the first runs and
+    // whenever a generic plan looks costlier) was the largest cost of the asset lookup.
+    pqxx::nontransaction(*pooled->conn).exec("SET plan_cache_mode = force_generic_plan");
     return pooled;
   } catch (const std::exception&) {
     return databaseUnavailable("cannot open a connection to the database");

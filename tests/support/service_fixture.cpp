@@ -45,12 +45,12 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
   options.threads = 4;
   options.max_body_bytes = 1 << 20;
   server_ = std::make_unique<provisioner::http::ApiServer>(
-      options, provisioner::api::makeAuthenticator(db_), provisioner::api::makeAuditSink(db_),
-      metrics_);
+      options, provisioner::api::makeAuthenticator(db_, token_cache_),
+      provisioner::api::makeAuditSink(db_), metrics_);
   auto box = orFail(common::SecretBox::fromKeyText(kTestKey), "key");
   provisioner::api::ApiContext context{
       db_, std::make_shared<const common::SecretBox>(box), files, metrics_,
-      std::string(PROVISIONER_TEST_SOURCE_DIR) + "/docs/openapi.yaml"};
+      std::string(PROVISIONER_TEST_SOURCE_DIR) + "/docs/openapi.yaml", token_cache_};
   provisioner::api::registerRoutes(*server_, context);
   port_ = orFail(server_->bind(), "bind");
   thread_ = std::thread([this] { server_->run(); });

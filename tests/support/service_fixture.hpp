@@ -52,6 +52,9 @@ class ServiceFixture {
   std::string url_;
   inventory::DatabasePtr db_;
   std::shared_ptr<provisioner::http::MetricsRegistry> metrics_;
+  // A long TTL, so tests show that revocation clears it rather than waiting it out.
+  std::shared_ptr<provisioner::api::TokenCache> token_cache_ =
+      std::make_shared<provisioner::api::TokenCache>(std::chrono::hours(1));
   std::unique_ptr<provisioner::http::ApiServer> server_;
   std::thread thread_;
   int port_ = 0;

@@ -42,6 +42,7 @@ Result<Response> listTokens(const ApiContext& ctx, const Request&) {
 Result<Response> revokeToken(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto id, idParam(req, "id"));
   PROV_ASSIGN(auto token, inventory::revokeToken(*ctx.db, id));
+  if (ctx.token_cache) ctx.token_cache->clear();
   return http::jsonResponse(200, toJson(token));
 }
 

@@ -42,31 +42,23 @@ Result<Response> openapi(const ApiContext& ctx, const Request&) {
   return r;
 }
 
-// Pool gauges for /metrics, read at scrape time.
+// Pool figures for /metrics, read at scrape time.
 void addPoolCollector(const ContextPtr& ctx) {
   ctx->metrics->addCollector([db = ctx->db](std::string& out) {
-    auto s = db->stats();
-    out +=
-        "# HELP provisioner_db_pool_connections Open database connections.\n"
-        "# TYPE provisioner_db_pool_connections gauge\n"
-        "provisioner_db_pool_connections " +
-        std::to_string(s.size) + "\n" +
-        "# HELP provisioner_db_pool_in_use Database connections lent out.\n"
-        "# TYPE provisioner_db_pool_in_use gauge\n"
-        "provisioner_db_pool_in_use " +
-        std::to_string(s.in_use) + "\n" +
-        "# HELP provisioner_db_pool_waiting Requests waiting for a database connection.\n"
-        "# TYPE provisioner_db_pool_waiting gauge\n"
-        "provisioner_db_pool_waiting " +
-        std::to_string(s.waiting) + "\n" +
-        "# HELP provisioner_db_pool_acquired_total Connections handed out.\n"
-        "# TYPE provisioner_db_pool_acquired_total counter\n"
-        "provisioner_db_pool_acquired_total " +
-        std::to_string(s.acquired_total) + "\n" +
-        "# HELP provisioner_db_errors_total Statements that failed with a database error.\n"
-        "# TYPE provisioner_db_errors_total counter\n"
-        "provisioner_db_errors_total " +
-        std::to_string(s.errors_total) + "\n";
+    const auto s = db->stats();
+    auto gauge = [&out](std::string_view name, std::string_view help, double value) {
+      http::appendGauge(out, name, help, value);
+    };
+    gauge("provisioner_db_pool_connections", "Open database connections.",
+          static_cast<double>(s.size));
+    gauge("provisioner_db_pool_in_use", "Database connections lent out.",
+          static_cast<double>(s.in_use));
+    gauge("provisioner_db_pool_waiting", "Requests waiting for a database connection.",
+          static_cast<double>(s.waiting));
+    gauge("provisioner_db_pool_acquired_total", "Connections handed out since start.",
+          static_cast<double>(s.acquired_total));
+    gauge("provisioner_db_errors_total", "Statements that failed with a database error.",
+          static_cast<double>(s.errors_total));
   });
 }
 

@@ -23,10 +23,22 @@ std::string tokenText(const std::string& bytes) {
 
 class DatabaseAuthenticator final : public http::Authenticator {
  public:
-  explicit DatabaseAuthenticator(inventory::DatabasePtr db) : db_(std::move(db)) {}
+  DatabaseAuthenticator(inventory::DatabasePtr db, std::shared_ptr<TokenCache> cache)
+      : db_(std::move(db)), cache_(std::move(cache)) {}
 
   common::Result<http::Principal> authenticate(std::string_view bearer_token) override {
-    auto token = inventory::findTokenByHash(*db_, common::sha256Hex(bearer_token));
+    const std::string hash = common::sha256Hex(bearer_token);
+    if (cache_) {
+      if (auto cached = cache_->find(hash)) return *cached;
+    }
+    auto principal = lookup(hash);
+    if (principal && cache_) cache_->put(hash, *principal);
+    return principal;
+  }
+
+ private:
+  common::Result<http::Principal> lookup(const std::string& hash) {
+    auto token = inventory::findTokenByHash(*db_, hash);
     if (!token) {
       if (token.error().kind == common::ErrorKind::kNotFound) {
         return common::fail(common::unauthenticated("unknown API token"));
@@ -43,8 +55,8 @@ class DatabaseAuthenticator final : public http::Authenticator {
     return http::Principal{token->id, token->name, *role};
   }
 
- private:
   inventory::DatabasePtr db_;
+  std::shared_ptr<TokenCache> cache_;
 };
 
 class DatabaseAuditSink final : public http::AuditSink {
@@ -78,8 +90,9 @@ class DatabaseAuditSink final : public http::AuditSink {
 
 }  // namespace
 
-std::shared_ptr<http::Authenticator> makeAuthenticator(inventory::DatabasePtr db) {
-  return std::make_shared<DatabaseAuthenticator>(std::move(db));
+std::shared_ptr<http::Authenticator> makeAuthenticator(inventory::DatabasePtr db,
+                                                      std::shared_ptr<TokenCache> cache) {
+  return std::make_shared<DatabaseAuthenticator>(std::move(db), std::move(cache));
 }
 
 std::shared_ptr<http::AuditSink> makeAuditSink(inventory::DatabasePtr db) {

@@ -66,7 +66,7 @@ Result<void> showAsset(CommandContext& ctx) {
   }
   renderSummary(ctx.out, reply->json);
   renderLocation(ctx.out, reply->json);
-  renderComponents(ctx.out, reply->json);
+  if (text(reply->json, "asset_type") == "node") renderComponents(ctx.out, reply->json);
   renderHistory(ctx.out, reply->json);
   return common::success();
 }

@@ -137,6 +137,9 @@ void ApiServer::Impl::configure() {
   const std::size_t threads = std::max<std::size_t>(1, options.threads);
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server.set_socket_options(reuseAddressOnly);
+  // Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to small responses.
+  server.set_tcp_nodelay(true);
+  server.set_keep_alive_max_count(options.keep_alive_max_requests);
   server.set_payload_max_length(options.max_body_bytes);
   server.set_keep_alive_timeout(options.keep_alive_timeout_s);
   server.set_read_timeout(options.read_timeout_s, 0);

@@ -24,6 +24,8 @@ namespace {
 
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 64;
+// How long a checked API token is trusted without asking the database again.
+constexpr std::chrono::seconds kTokenCacheTtl{5};
 
 int report(const common::Error& e) {
   std::cerr << "provisioner: " << e.message;
@@ -144,10 +146,15 @@ int serve(const ServiceOptions& o) {
   server_options.host = listen->first;
   server_options.port = listen->second;
   server_options.threads = o.http_threads;
-  http::ApiServer server(server_options, api::makeAuthenticator(rt->db), api::makeAuditSink(rt->db),
-                         metrics);
-  api::ApiContext context{rt->db, std::make_shared<const common::SecretBox>(std::move(*box)),
-                          rt->migrations, metrics, PROVISIONER_DEFAULT_OPENAPI_FILE};
+  auto token_cache = std::make_shared<api::TokenCache>(kTokenCacheTtl);
+  http::ApiServer server(server_options, api::makeAuthenticator(rt->db, token_cache),
+                         api::makeAuditSink(rt->db), metrics);
+  api::ApiContext context{rt->db,
+                          std::make_shared<const common::SecretBox>(std::move(*box)),
+                          rt->migrations,
+                          metrics,
+                          PROVISIONER_DEFAULT_OPENAPI_FILE,
+                          token_cache};
   api::registerRoutes(server, context);
   auto port = server.bind();
   if (!port) return report(port.error());

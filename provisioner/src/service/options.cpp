@@ -139,7 +139,7 @@ flags:
   --migrations-dir DIR        SQL migrations (env PROVISIONER_MIGRATIONS_DIR)
   --secret-key-file FILE      AES-256 key for secrets at rest (else env PROVISIONER_SECRET_KEY,
                               else DIR/secret.key, created on first use)
-  --http-threads N            HTTP worker threads (default 8)
+  --http-threads N            HTTP worker threads, one per open connection (default 32)
   --db-pool-size N            database connections (default 8)
   --log-level LEVEL           trace, debug, info, warn, error (default info)
 )";

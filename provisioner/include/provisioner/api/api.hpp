@@ -11,6 +11,7 @@
 #include "inventory/database.hpp"
 #include "inventory/migrations.hpp"
 #include "provisioner/http/metrics.hpp"
+#include "provisioner/api/token_cache.hpp"
 #include "provisioner/http/server.hpp"
 
 namespace provisioner::api {
@@ -21,13 +22,15 @@ struct ApiContext {
   std::vector<inventory::MigrationFile> migrations;  // for /readyz
   std::shared_ptr<http::MetricsRegistry> metrics;
   std::string openapi_path;  // docs/openapi.yaml, served at /api/v1/openapi.yaml
+  std::shared_ptr<TokenCache> token_cache;  // cleared when a token is revoked; may be null
 };
 
 // Registers every route of the service (health, metrics, API v1) on `server`.
 void registerRoutes(http::ApiServer& server, const ApiContext& context);
 
-// Bearer tokens checked against their SHA-256 hashes in the inventory.
-std::shared_ptr<http::Authenticator> makeAuthenticator(inventory::DatabasePtr db);
+// Bearer tokens checked against their SHA-256 hashes in the inventory, through `cache` if given.
+std::shared_ptr<http::Authenticator> makeAuthenticator(inventory::DatabasePtr db,
+                                                      std::shared_ptr<TokenCache> cache = nullptr);
 // Audit records appended to the inventory's audit log.
 std::shared_ptr<http::AuditSink> makeAuditSink(inventory::DatabasePtr db);
 

@@ -60,6 +60,8 @@ struct ServerOptions {
   std::size_t threads = 8;
   // An idle keep-alive connection holds a worker this long, also after stop().
   int keep_alive_timeout_s = 5;
+  // Requests served on one keep-alive connection before it is closed (spreads load on replicas).
+  std::size_t keep_alive_max_requests = 100;
   int read_timeout_s = 10;
   int write_timeout_s = 10;
 };
