@@ -1,5 +1,6 @@
 # Starts and stops a throwaway PostgreSQL 15 cluster under a folder, on a free loopback port.
-# Sourced by scripts/test and scripts/bench-*; `pg_start DIR` exports PG_ADMIN_URL.
+# Sourced by scripts/test and bench/*/run; `pg_start DIR` exports PG_ADMIN_URL.
+# PG_EXTRA_OPTS adds server settings (e.g. "-c shared_buffers=2GB").
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 
 # PostgreSQL refuses to run as root: as root, run its tools as the 'postgres' user.
@@ -24,7 +25,7 @@ pg_start() {
     { cat "$PG_DIR/initdb.log"; return 1; }
   PG_PORT=$(pg_free_port)
   pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 start \
-    -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" >/dev/null ||
+    -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 ${PG_EXTRA_OPTS:-}" >/dev/null ||
     { cat "$PG_DIR/server.log"; return 1; }
   export PG_PORT PG_DIR
   export PG_ADMIN_URL="postgresql://postgres@127.0.0.1:$PG_PORT/postgres"

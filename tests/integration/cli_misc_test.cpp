@@ -177,8 +177,6 @@ TEST_CASE("asset show: summary, location, components, history", "[integration][c
         "Node serial:  1654422000001\n"
         "Slot:         GPU0\n"
         "\n"
-        "Components (0)\n"
-        "\n"
         "History (1)\n"
         "AT                    EVENT      NODE  NODE SERIAL    SLOT  FROM  TO  REASON\n"
         "2026-01-02T00:00:00Z  installed  3     1654422000001  GPU0  -     -   inventory\n");

@@ -4,7 +4,6 @@
 #include <random>
 
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
@@ -51,9 +50,6 @@ class PayloadFlag final : public spdlog::custom_flag_formatter {
 }  // namespace
 
 void configureJsonLogging(spdlog::level::level_enum level) {
-  // Logs go to stderr: stdout belongs to command output (a new token, JSON for scripts).
-  spdlog::set_default_logger(std::make_shared<spdlog::logger>(
-      "provisioner", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
   auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc);
   formatter->add_flag<PayloadFlag>('*').set_pattern(std::string(kPattern));
   spdlog::set_formatter(std::move(formatter));

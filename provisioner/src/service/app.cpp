@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <filesystem>
 #include <fstream>
@@ -220,6 +221,9 @@ int runProvisioner(const std::vector<std::string>& args) {
   const ServiceOptions& o = *options;
   const std::string level = o.log_level.empty() ? (o.command == "serve" ? "info" : "warn")
                                                 : o.log_level;
+  // Logs go to stderr: stdout belongs to command output (a new token, listings).
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>(
+      "provisioner", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
   http::configureJsonLogging(spdlog::level::from_str(level));
   if (o.command == "serve") return serve(o);
   if (o.command == "migrate") return migrate(o);
