@@ -105,10 +105,12 @@ inline Result<void> success() {
 #define PROV_CONCAT_INNER(a, b) a##b
 #define PROV_CONCAT(a, b) PROV_CONCAT_INNER(a, b)
 // Evaluates a Result-returning expression; on error returns it, else moves the value into `lhs`
-// (a declaration such as `auto x` or an existing lvalue).
+// (a declaration such as `auto x` or an existing lvalue, hence unparenthesised).
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define PROV_ASSIGN(lhs, expr)                                                            \
   auto PROV_CONCAT(prov_assign_result_, __LINE__) = (expr);                               \
   if (!PROV_CONCAT(prov_assign_result_, __LINE__)) {                                      \
     return ::common::fail(std::move(PROV_CONCAT(prov_assign_result_, __LINE__)).error()); \
   }                                                                                       \
   lhs = std::move(PROV_CONCAT(prov_assign_result_, __LINE__)).value()
+// NOLINTEND(bugprone-macro-parentheses)

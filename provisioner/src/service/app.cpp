@@ -151,7 +151,7 @@ int serve(const ServiceOptions& o) {
   http::ApiServer server(server_options, api::makeAuthenticator(rt->db, token_cache),
                          api::makeAuditSink(rt->db), metrics);
   api::ApiContext context{rt->db,
-                          std::make_shared<const common::SecretBox>(std::move(*box)),
+                          std::make_shared<const common::SecretBox>(*box),
                           rt->migrations,
                           metrics,
                           PROVISIONER_DEFAULT_OPENAPI_FILE,
