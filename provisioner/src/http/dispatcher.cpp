@@ -259,6 +259,8 @@ void Dispatcher::finish(const Exchange& exchange, const Response& response,
   }
   if (exchange.method && isMutating(*exchange.method)) audit(exchange, response);
 
+  const auto level = response.status >= 500 ? spdlog::level::err : spdlog::level::info;
+  if (!shouldLog(level)) return;  // skip building the line
   nlohmann::json fields = {
       {"request_id", exchange.request_id},
       {"method", exchange.method_text},
@@ -267,7 +269,7 @@ void Dispatcher::finish(const Exchange& exchange, const Response& response,
       {"status", response.status},
       {"duration_ms", std::round(seconds * 1e6) / 1e3},  // microsecond resolution
       {"actor", exchange.principal ? nlohmann::json(exchange.principal->name) : nlohmann::json()}};
-  logEvent(response.status >= 500 ? spdlog::level::err : spdlog::level::info, "request", fields);
+  logEvent(level, "request", fields);
 }
 
 void Dispatcher::audit(const Exchange& exchange, const Response& response) const {

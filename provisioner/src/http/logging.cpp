@@ -57,6 +57,10 @@ void configureJsonLogging(spdlog::level::level_enum level) {
   json_logging.store(true);
 }
 
+bool shouldLog(spdlog::level::level_enum level) {
+  return spdlog::default_logger_raw()->should_log(level);
+}
+
 void logEvent(spdlog::level::level_enum level, std::string_view msg, const nlohmann::json& fields) {
   auto logger = spdlog::default_logger();
   if (!logger->should_log(level)) return;

@@ -18,6 +18,9 @@ namespace provisioner::http {
 // Plain spdlog::info("...") calls stay valid JSON: their text becomes the escaped "msg".
 void configureJsonLogging(spdlog::level::level_enum level);
 
+// Whether a record at `level` would be written: lets hot paths skip building it.
+bool shouldLog(spdlog::level::level_enum level);
+
 // Logs `msg` with extra fields (an object; non-object values are logged under "fields").
 // With JSON logging the fields become top-level keys of the line, otherwise they follow the
 // message as JSON text.
