@@ -51,15 +51,14 @@ Result<Response> revokeToken(const ApiContext& ctx, const Request& req) {
 void addAdminRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   using http::Method;
   using http::Permission;
-  auto bind = [&ctx](ContextHandler fn) { return withContext(ctx, fn); };
-  server.addRoute(
-      {Method::kGet, "/api/v1/audit", "audit.list", Permission::kReadAudit, bind(listAudit)});
+  server.addRoute({Method::kGet, "/api/v1/audit", "audit.list", Permission::kReadAudit,
+                   withContext(ctx, listAudit)});
   server.addRoute({Method::kPost, "/api/v1/tokens", "tokens.create", Permission::kManageTokens,
-                   bind(createToken)});
-  server.addRoute(
-      {Method::kGet, "/api/v1/tokens", "tokens.list", Permission::kManageTokens, bind(listTokens)});
+                   withContext(ctx, createToken)});
+  server.addRoute({Method::kGet, "/api/v1/tokens", "tokens.list", Permission::kManageTokens,
+                   withContext(ctx, listTokens)});
   server.addRoute({Method::kDelete, "/api/v1/tokens/{id}", "tokens.revoke",
-                   Permission::kManageTokens, bind(revokeToken)});
+                   Permission::kManageTokens, withContext(ctx, revokeToken)});
 }
 
 }  // namespace provisioner::api

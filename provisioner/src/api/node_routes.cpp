@@ -194,17 +194,16 @@ Result<Response> changeState(const ApiContext& ctx, const Request& req) {
 void addNodeRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   using http::Method;
   using http::Permission;
-  auto bind = [&ctx](ContextHandler fn) { return withContext(ctx, fn); };
-  server.addRoute(
-      {Method::kPost, "/api/v1/nodes", "nodes.create", Permission::kWriteNodes, bind(createNode)});
-  server.addRoute(
-      {Method::kGet, "/api/v1/nodes", "nodes.list", Permission::kReadInventory, bind(listNodes)});
-  server.addRoute(
-      {Method::kGet, "/api/v1/nodes/{id}", "nodes.get", Permission::kReadInventory, bind(getNode)});
+  server.addRoute({Method::kPost, "/api/v1/nodes", "nodes.create", Permission::kWriteNodes,
+                   withContext(ctx, createNode)});
+  server.addRoute({Method::kGet, "/api/v1/nodes", "nodes.list", Permission::kReadInventory,
+                   withContext(ctx, listNodes)});
+  server.addRoute({Method::kGet, "/api/v1/nodes/{id}", "nodes.get", Permission::kReadInventory,
+                   withContext(ctx, getNode)});
   server.addRoute({Method::kPut, "/api/v1/nodes/{id}/components", "nodes.components",
-                   Permission::kWriteNodes, bind(reportComponents)});
+                   Permission::kWriteNodes, withContext(ctx, reportComponents)});
   server.addRoute({Method::kPost, "/api/v1/nodes/{id}/state", "nodes.state",
-                   Permission::kWriteNodes, bind(changeState)});
+                   Permission::kWriteNodes, withContext(ctx, changeState)});
 }
 
 }  // namespace provisioner::api

@@ -99,25 +99,24 @@ Result<Response> reconcilePurchaseOrder(const ApiContext& ctx, const Request& re
 }  // namespace
 
 void addPurchaseOrderRoutes(http::ApiServer& server, const ContextPtr& ctx) {
-  auto bind = [&ctx](ContextHandler fn) { return withContext(ctx, fn); };
   const std::string base = "/api/v1/purchase-orders";
   server.addRoute({Method::kPost, base, "purchase_orders.create", Permission::kWritePurchaseOrders,
-                   bind(createPurchaseOrder)});
+                   withContext(ctx, createPurchaseOrder)});
   server.addRoute({Method::kPost,
                    base + "/import",
                    "purchase_orders.import",
                    Permission::kWritePurchaseOrders,
-                   bind(importShipNotice),
+                   withContext(ctx, importShipNotice),
                    {"text/csv"}});
   server.addRoute({Method::kGet, base, "purchase_orders.list", Permission::kReadInventory,
-                   bind(listPurchaseOrders)});
+                   withContext(ctx, listPurchaseOrders)});
   server.addRoute({Method::kGet, base + "/{po_number}", "purchase_orders.get",
-                   Permission::kReadInventory, bind(getPurchaseOrder)});
+                   Permission::kReadInventory, withContext(ctx, getPurchaseOrder)});
   server.addRoute({Method::kPatch, base + "/{po_number}", "purchase_orders.amend",
-                   Permission::kWritePurchaseOrders, bind(amendPurchaseOrder)});
+                   Permission::kWritePurchaseOrders, withContext(ctx, amendPurchaseOrder)});
   server.addRoute({Method::kGet, base + "/{po_number}/reconciliation",
                    "purchase_orders.reconciliation", Permission::kReadInventory,
-                   bind(reconcilePurchaseOrder)});
+                   withContext(ctx, reconcilePurchaseOrder)});
 }
 
 }  // namespace provisioner::api

@@ -67,12 +67,13 @@ void addPoolCollector(const ContextPtr& ctx) {
 void addServiceRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   using http::Method;
   using http::Permission;
-  auto bind = [&ctx](ContextHandler fn) { return withContext(ctx, fn); };
-  server.addRoute({Method::kGet, "/healthz", "healthz", Permission::kPublic, bind(healthz)});
-  server.addRoute({Method::kGet, "/readyz", "readyz", Permission::kPublic, bind(readyz)});
-  server.addRoute(http::metricsRoute(ctx->metrics));
   server.addRoute(
-      {Method::kGet, "/api/v1/openapi.yaml", "openapi", Permission::kPublic, bind(openapi)});
+      {Method::kGet, "/healthz", "healthz", Permission::kPublic, withContext(ctx, healthz)});
+  server.addRoute(
+      {Method::kGet, "/readyz", "readyz", Permission::kPublic, withContext(ctx, readyz)});
+  server.addRoute(http::metricsRoute(ctx->metrics));
+  server.addRoute({Method::kGet, "/api/v1/openapi.yaml", "openapi", Permission::kPublic,
+                   withContext(ctx, openapi)});
   addPoolCollector(ctx);
 }
 

@@ -82,19 +82,18 @@ Result<Response> listRackNodes(const ApiContext& ctx, const Request& req) {
 void addSiteRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   using http::Method;
   using http::Permission;
-  auto bind = [&ctx](ContextHandler fn) { return withContext(ctx, fn); };
-  server.addRoute(
-      {Method::kPost, "/api/v1/sites", "sites.create", Permission::kWriteSites, bind(createSite)});
-  server.addRoute(
-      {Method::kGet, "/api/v1/sites", "sites.list", Permission::kReadInventory, bind(listSites)});
-  server.addRoute(
-      {Method::kPost, "/api/v1/racks", "racks.create", Permission::kWriteSites, bind(createRack)});
-  server.addRoute(
-      {Method::kGet, "/api/v1/racks", "racks.list", Permission::kReadInventory, bind(listRacks)});
-  server.addRoute(
-      {Method::kGet, "/api/v1/racks/{id}", "racks.get", Permission::kReadInventory, bind(getRack)});
+  server.addRoute({Method::kPost, "/api/v1/sites", "sites.create", Permission::kWriteSites,
+                   withContext(ctx, createSite)});
+  server.addRoute({Method::kGet, "/api/v1/sites", "sites.list", Permission::kReadInventory,
+                   withContext(ctx, listSites)});
+  server.addRoute({Method::kPost, "/api/v1/racks", "racks.create", Permission::kWriteSites,
+                   withContext(ctx, createRack)});
+  server.addRoute({Method::kGet, "/api/v1/racks", "racks.list", Permission::kReadInventory,
+                   withContext(ctx, listRacks)});
+  server.addRoute({Method::kGet, "/api/v1/racks/{id}", "racks.get", Permission::kReadInventory,
+                   withContext(ctx, getRack)});
   server.addRoute({Method::kGet, "/api/v1/racks/{id}/nodes", "racks.nodes",
-                   Permission::kReadInventory, bind(listRackNodes)});
+                   Permission::kReadInventory, withContext(ctx, listRackNodes)});
 }
 
 }  // namespace provisioner::api

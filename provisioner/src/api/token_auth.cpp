@@ -91,7 +91,7 @@ class DatabaseAuditSink final : public http::AuditSink {
 }  // namespace
 
 std::shared_ptr<http::Authenticator> makeAuthenticator(inventory::DatabasePtr db,
-                                                      std::shared_ptr<TokenCache> cache) {
+                                                       std::shared_ptr<TokenCache> cache) {
   return std::make_shared<DatabaseAuthenticator>(std::move(db), std::move(cache));
 }
 
