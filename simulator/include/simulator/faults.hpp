@@ -1,0 +1,55 @@
+// Fault injection, per BMC or fleet-wide. Transport faults are applied by the network engine;
+// behaviour faults by the BMC model. All rates are fractions of requests in [0, 1].
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/result.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace sim {
+
+struct LatencyModel {
+  double medianMs = 0.0;  // per-request service time, log-normally distributed around it
+  double sigma = 0.0;     // log-normal shape; 0 means every request takes exactly medianMs
+  double slowFactor = 1.0;  // multiplies the latency of this BMC ("a slow BMC")
+};
+
+struct TransportFaults {
+  double http5xxRate = 0.0;     // answered 503 (with Retry-After: 1) instead of the real answer
+  double timeoutRate = 0.0;     // never answered (the connection is held until the client gives up)
+  double resetRate = 0.0;       // connection closed without an answer
+  double malformedRate = 0.0;   // the JSON body is cut in half
+};
+
+struct BehaviourFaults {
+  bool hungTasks = false;              // tasks stay Running at their first percentage forever
+  std::optional<int> maxSessions;      // overrides the profile's session limit
+  bool sessionsExhausted = false;      // every login is refused as if all sessions were taken
+  bool vanishDuringFirmwareUpdate = false;  // the BMC stops answering once an update starts
+  bool pcieDownTrained = false;        // GPU PCIe links trained at x8 instead of x16
+  std::optional<std::string> chassisSerial;  // a serial that differs from the purchase order
+  bool ignoreBootOverride = false;     // accepts the boot override, then boots from disk
+  bool certificateRotated = false;     // presents a new self-signed certificate
+};
+
+struct Faults {
+  LatencyModel latency;
+  TransportFaults transport;
+  BehaviourFaults behaviour;
+};
+
+// JSON form used by fleet files and the control API, e.g.
+// {"latency_ms": 50, "latency_sigma": 0.3, "slow_factor": 4, "http_5xx_rate": 0.1,
+//  "timeout_rate": 0, "reset_rate": 0, "malformed_rate": 0, "hung_tasks": true,
+//  "max_sessions": 2, "sessions_exhausted": false, "vanish_during_firmware_update": false,
+//  "pcie_down_trained": true, "chassis_serial": "WRONG123", "ignore_boot_override": false,
+//  "certificate_rotated": false}
+// Members absent from `patch` keep their value in `base`. An unknown member or a value of the
+// wrong type or range is an invalid_argument error naming the member.
+common::Result<Faults> applyFaultsJson(Faults base, const nlohmann::json& patch);
+nlohmann::json faultsToJson(const Faults& faults);
+
+}  // namespace sim
