@@ -22,8 +22,8 @@ namespace sim {
 class Profile;  // a vendor profile: resource tree + vendor behaviour (simulator/profile.hpp)
 
 struct BmcIdentity {
-  std::string id;             // fleet-unique, e.g. "r01-n03"
-  std::string profile;        // e.g. "dgx-h100"
+  std::string id;       // fleet-unique, e.g. "r01-n03"
+  std::string profile;  // e.g. "dgx-h100"
   std::string manufacturer;
   std::string model;
   std::string chassisSerial;  // what the chassis reports (after a serial fault, the wrong one)

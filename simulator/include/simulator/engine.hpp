@@ -84,10 +84,15 @@ struct EngineStats {
   std::vector<BmcStats> bmcs;  // in the order the BMCs were given
 };
 
+// `count` IPv4 loopback addresses from `base` upwards (127.20.0.1, 127.20.0.2, ...), skipping
+// host parts .0 and .255; an error when `base` is not in 127.0.0.0/8 or the range runs out.
+common::Result<std::vector<std::string>> loopbackAddresses(const std::string& base,
+                                                           std::size_t count);
+
 class Engine {
  public:
   // Binds every address (all or nothing), then starts the loop thread. Raises RLIMIT_NOFILE to
-  // its hard limit first.
+  // its hard limit first and ignores SIGPIPE (process-wide: peers vanish mid-write).
   static common::Result<std::unique_ptr<Engine>> start(EngineOptions options,
                                                        std::vector<BmcSlot> bmcs,
                                                        std::vector<ServiceSlot> services = {});

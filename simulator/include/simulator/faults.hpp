@@ -12,27 +12,27 @@
 namespace sim {
 
 struct LatencyModel {
-  double medianMs = 0.0;  // per-request service time, log-normally distributed around it
-  double sigma = 0.0;     // log-normal shape; 0 means every request takes exactly medianMs
+  double medianMs = 0.0;    // per-request service time, log-normally distributed around it
+  double sigma = 0.0;       // log-normal shape; 0 means every request takes exactly medianMs
   double slowFactor = 1.0;  // multiplies the latency of this BMC ("a slow BMC")
 };
 
 struct TransportFaults {
-  double http5xxRate = 0.0;     // answered 503 (with Retry-After: 1) instead of the real answer
-  double timeoutRate = 0.0;     // never answered (the connection is held until the client gives up)
-  double resetRate = 0.0;       // connection closed without an answer
-  double malformedRate = 0.0;   // the JSON body is cut in half
+  double http5xxRate = 0.0;    // answered 503 (with Retry-After: 1) instead of the real answer
+  double timeoutRate = 0.0;    // never answered (the connection is held until the client gives up)
+  double resetRate = 0.0;      // connection closed without an answer
+  double malformedRate = 0.0;  // the JSON body is cut in half
 };
 
 struct BehaviourFaults {
-  bool hungTasks = false;              // tasks stay Running at their first percentage forever
-  std::optional<int> maxSessions;      // overrides the profile's session limit
-  bool sessionsExhausted = false;      // every login is refused as if all sessions were taken
-  bool vanishDuringFirmwareUpdate = false;  // the BMC stops answering once an update starts
-  bool pcieDownTrained = false;        // GPU PCIe links trained at x8 instead of x16
+  bool hungTasks = false;                    // tasks stay Running at their first percentage forever
+  std::optional<int> maxSessions;            // overrides the profile's session limit
+  bool sessionsExhausted = false;            // every login is refused as if all sessions were taken
+  bool vanishDuringFirmwareUpdate = false;   // the BMC stops answering once an update starts
+  bool pcieDownTrained = false;              // GPU PCIe links trained at x8 instead of x16
   std::optional<std::string> chassisSerial;  // a serial that differs from the purchase order
-  bool ignoreBootOverride = false;     // accepts the boot override, then boots from disk
-  bool certificateRotated = false;     // presents a new self-signed certificate
+  bool ignoreBootOverride = false;           // accepts the boot override, then boots from disk
+  bool certificateRotated = false;           // presents a new self-signed certificate
 };
 
 struct Faults {

@@ -2,6 +2,8 @@
 
 #include <sys/resource.h>
 
+#include <csignal>
+
 #include <unordered_map>
 
 #include <spdlog/spdlog.h>
@@ -48,6 +50,11 @@ void raiseFileLimit() {
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
   limit.rlim_cur = limit.rlim_max;
   if (setrlimit(RLIMIT_NOFILE, &limit) != 0) spdlog::warn("cannot raise RLIMIT_NOFILE");
+}
+
+// libevent writes with write(2): a client that left must not kill the process with SIGPIPE.
+void ignoreSigpipe() {
+  std::signal(SIGPIPE, SIG_IGN);
 }
 
 common::Error unknownBmc(const std::string& id) {
@@ -138,6 +145,7 @@ common::Result<std::unique_ptr<Engine>> Engine::start(EngineOptions options,
                                                       std::vector<BmcSlot> bmcs,
                                                       std::vector<ServiceSlot> services) {
   raiseFileLimit();
+  ignoreSigpipe();
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   if (impl->loop.base() == nullptr) return common::internalError("event_base_new failed");

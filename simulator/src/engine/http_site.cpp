@@ -193,11 +193,24 @@ HttpResponse HttpSite::answer(evhttp_request* request, FaultOutcome outcome) {
 }
 
 void HttpSite::hold(evhttp_request* request, Connection* connection) {
+  // libevent stops reading while a request waits for its answer, so it would not notice the
+  // client leaving: watch the socket for the peer's close ourselves, and give up after the idle
+  // timeout in any case.
   auto pending = std::make_unique<Pending>();
   pending->site = this;
   pending->connection = connection;
   pending->request = request;
+  bufferevent* bev = evhttp_connection_get_bufferevent(connection->evcon);
+  evutil_socket_t fd = bev == nullptr ? -1 : bufferevent_getfd(bev);
+  pending->timer = event_new(base_, fd, fd < 0 ? 0 : EV_CLOSED, &HttpSite::onHeldDone, connection);
+  timeval cap{config_.idleTimeoutSeconds, 0};
+  event_add(pending->timer, &cap);
   connection->pending.push_back(std::move(pending));
+}
+
+void HttpSite::onHeldDone(int, short, void* connection) {
+  // Frees the held request with its connection; onConnectionClosed drops our records.
+  evhttp_connection_free(static_cast<Connection*>(connection)->evcon);
 }
 
 void HttpSite::reply(evhttp_request* request, Connection* connection, HttpResponse response) {

@@ -68,6 +68,7 @@ class HttpSite {
   static void onConnectionClosed(evhttp_connection* connection, void* self);
   static void onTimer(int, short, void* pending);
   static void onReset(int, short, void* connection);
+  static void onHeldDone(int, short, void* connection);
 
   Connection* track(evhttp_connection* connection);
   void serve(evhttp_request* request, Connection* connection);
