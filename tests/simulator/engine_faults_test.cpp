@@ -2,6 +2,8 @@
 // truncated bodies; and the same seed failing the same requests.
 #include <catch2/catch.hpp>
 
+#include <future>
+
 #include <nlohmann/json.hpp>
 
 #include "simulator/support/engine_test_support.hpp"
@@ -116,4 +118,20 @@ TEST_CASE("Setting faults on an unknown BMC is not found", "[engine]") {
   auto result = fleet.engine->setFaults("nope", {}, {});
   REQUIRE_FALSE(result);
   REQUIRE(result.error().kind == common::ErrorKind::kNotFound);
+}
+
+TEST_CASE("Stopping the engine frees held and delayed requests", "[engine]") {
+  Faults faults = transport(&TransportFaults::timeoutRate, 1.0);
+  auto fleet = startTestEngine(2, "127.23.9.1", plainHttp(), faults);
+  auto bmcs = fleet.engine->bmcs();
+  LatencyModel slow;
+  slow.medianMs = 60'000;
+  REQUIRE(fleet.engine->setFaults(bmcs[1].id, slow, {}));
+  auto held = std::async(std::launch::async, [&] { return bool(clientFor(bmcs[0])->Get("/")); });
+  auto delayed = std::async(std::launch::async, [&] { return bool(clientFor(bmcs[1])->Get("/")); });
+  REQUIRE(waitFor([&] { return fleet.engine->stats().requests == 2; }));
+  fleet.engine->stop();
+  REQUIRE_FALSE(held.get());
+  REQUIRE_FALSE(delayed.get());
+  REQUIRE(fleet.engine->stats().bmcs.empty());
 }

@@ -176,3 +176,24 @@ TEST_CASE("Loopback addresses skip .0 and .255 and stay in 127/8", "[engine]") {
   REQUIRE_FALSE(loopbackAddresses("127.255.255.254", 2));
   REQUIRE(loopbackAddresses("not-an-address", 1).error().field == "address_base");
 }
+
+TEST_CASE("Chunked request bodies reach the handler whole", "[engine]") {
+  EngineOptions options;
+  options.tls = false;
+  auto fleet = startTestEngine(1, "127.21.16.1", options);
+  auto client = clientFor(fleet.engine->bmcs()[0]);
+  int chunks = 0;
+  auto result = client->Post(
+      "/upload",
+      [&chunks](std::size_t, httplib::DataSink& sink) {
+        if (chunks++ < 4) {
+          sink.write(std::string(1000, 'c').data(), 1000);
+        } else {
+          sink.done();
+        }
+        return true;
+      },
+      "application/octet-stream");
+  REQUIRE(result);
+  REQUIRE(bodyOf(result)["body_size"] == 4000);
+}
