@@ -1,0 +1,66 @@
+// The model's request handlers, one file per concern; all run with the state's mutex held.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/model_state.hpp"
+#include "simulator/http_types.hpp"
+
+namespace sim::model {
+
+// A Redfish error in the vendor's style: one @Message.ExtendedInfo entry with MessageArgs and,
+// when given, the offending property in RelatedProperties.
+HttpResponse redfishError(const ModelState& state, int status, std::string_view messageId,
+                          std::string message, std::vector<std::string> args = {},
+                          std::string relatedProperty = {});
+HttpResponse noContent();
+std::optional<nlohmann::json> parseBody(const HttpRequest& request);
+
+// render.cpp: the live view of a resource and its ETag.
+std::optional<nlohmann::json> render(ModelState& state, const std::string& canonical,
+                                     bool withEtag = true);
+// An id for a new member of `collection` that no recorded member uses.
+std::string freshId(ModelState& state, const std::string& collection);
+std::string etagOf(const nlohmann::json& body);
+HttpResponse serveGet(ModelState& state, const std::string& canonical, const HttpRequest& request);
+
+// sessions_accounts.cpp
+std::string findLoginAccount(ModelState& state);
+bool authenticated(ModelState& state, const HttpRequest& request);
+void expireSessions(ModelState& state);
+HttpResponse createSession(ModelState& state, const HttpRequest& request);
+std::optional<HttpResponse> deleteDynamic(ModelState& state, const std::string& path);
+HttpResponse patchAccount(ModelState& state, const std::string& canonical,
+                          const nlohmann::json& body);
+HttpResponse createSubscription(ModelState& state, const HttpRequest& request);
+HttpResponse resetManagerToDefaults(ModelState& state);
+std::optional<nlohmann::json> renderDynamic(ModelState& state, const std::string& path);
+
+// power_boot.cpp
+void advancePower(ModelState& state);
+std::string powerState(const ModelState& state);
+bool hostOn(const ModelState& state);
+HttpResponse resetSystem(ModelState& state, const nlohmann::json& body);
+HttpResponse patchSystem(ModelState& state, const std::string& canonical,
+                         const nlohmann::json& body);
+
+// bios.cpp
+HttpResponse patchBiosSettings(ModelState& state, const nlohmann::json& body);
+HttpResponse resetBios(ModelState& state);
+HttpResponse createDellJob(ModelState& state, const nlohmann::json& body);
+void applyBiosOnReset(ModelState& state);
+
+// tasks_firmware.cpp
+void advanceTasks(ModelState& state);
+void applyFirmwareOnReset(ModelState& state);
+HttpResponse simpleUpdate(ModelState& state, const nlohmann::json& body);
+HttpResponse pushUpdate(ModelState& state, const HttpRequest& request, bool multipart);
+HttpResponse secureErase(ModelState& state, const std::string& drive);
+std::optional<nlohmann::json> renderTask(const ModelState& state, const std::string& path);
+nlohmann::json taskSummaries(const ModelState& state);
+
+}  // namespace sim::model
