@@ -246,7 +246,8 @@ common::Result<std::vector<std::string>> biosNotApplied(Client& client,
                                                         const Json& desired) {
   PROV_ASSIGN(auto bios, readBios(client, systemPath));
   std::vector<std::string> missing;
-  for (const auto& item : biosDiff(bios.attributes, desired).items()) missing.push_back(item.key());
+  const Json diff = biosDiff(bios.attributes, desired);
+  for (const auto& item : diff.items()) missing.push_back(item.key());
   return missing;
 }
 
