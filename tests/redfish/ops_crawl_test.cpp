@@ -136,3 +136,11 @@ TEST_CASE("crawl counts its requests and keeps requests in flight", "[ops][crawl
   CHECK(options.stats->requests.load() == client->count());
   CHECK(client->maxInFlight() > 2);
 }
+
+TEST_CASE("crawl of the DGX dump warns only about resources the dump lacks", "[ops][crawl]") {
+  auto inventory = crawlDump("nvidia_viking");
+  for (const auto& warning : inventory.warnings) {
+    INFO(warning);
+    CHECK(warning.find("HTTP 404") != std::string::npos);
+  }
+}
