@@ -195,15 +195,17 @@ common::Result<Response> MockupClient::answer(const Request& request) {
     query = path.substr(mark + 1);
     path = path.substr(0, mark);
   }
-  if (!query.empty() && expand_ == ExpandMode::kRefuse) {
+  if (query.rfind("$expand", 0) == 0 && expand_ == ExpandMode::kRefuse) {
     return redfishError(400, "Base.1.8.QueryNotSupported", "Querying is not supported.");
   }
   Response response;
-  if (!loadResource(dumpDir_, path, response)) {
+  const bool expand = query == "$expand=.($levels=1)";
+  if ((!query.empty() && !expand) || !loadResource(dumpDir_, path, response)) {
+    // Other queries (paging) address pages the dump did not record.
     return redfishError(404, "Base.1.8.ResourceMissingAtURI",
                         "The resource at the URI " + path + " was not found.");
   }
-  if (query == "$expand=.($levels=1)") return expandCollection(dumpDir_, response);
+  if (expand) return expandCollection(dumpDir_, response);
   return response;
 }
 
