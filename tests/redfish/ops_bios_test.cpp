@@ -86,8 +86,7 @@ TEST_CASE("BIOS apply PATCHes only the diff with If-Match and apply time", "[ops
               jsonResponse(200, {{"@odata.id", settings}, {"Attributes", json::object()}},
                            {{"etag", "W/\"settings-7\""}}));
   json desired = {{"ProcVirtualization", "Disabled"}, {"LogicalProc", "Enabled"}};
-  auto result = redfish::applyBiosSettings(dell, kDellSystem, desired,
-                                           redfish::quirksFor("dell"));
+  auto result = redfish::applyBiosSettings(dell, kDellSystem, desired, redfish::quirksFor("dell"));
   REQUIRE(result);
   CHECK(result->patched == json{{"ProcVirtualization", "Disabled"}});
   REQUIRE(result->job);
@@ -103,11 +102,11 @@ TEST_CASE("BIOS apply PATCHes only the diff with If-Match and apply time", "[ops
   CHECK(patch->header("If-Match") == "W/\"settings-7\"");
 }
 
-TEST_CASE("BIOS apply on Dell creates a config job when the PATCH made none", "[ops][bios][quirks]") {
+TEST_CASE("BIOS apply on Dell creates a config job when the PATCH made none",
+          "[ops][bios][quirks]") {
   MockupClient dell(mockupDir("dell"));
   const std::string jobs = "/redfish/v1/Managers/iDRAC.Embedded.1/Oem/Dell/Jobs";
-  dell.script(Method::kPost, jobs,
-              jsonResponse(201, nullptr, {{"location", jobs + "/JID_42"}}));
+  dell.script(Method::kPost, jobs, jsonResponse(201, nullptr, {{"location", jobs + "/JID_42"}}));
   auto result = redfish::applyBiosSettings(dell, kDellSystem, {{"BootMode", "Bios"}},
                                            redfish::quirksFor("dell"));
   REQUIRE(result);

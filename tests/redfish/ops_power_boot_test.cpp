@@ -29,8 +29,7 @@ json lastBody(const MockupClient& client, Method method) {
 
 TEST_CASE("reset type chosen by preference from allowable values", "[ops][power]") {
   using Allowed = std::optional<std::vector<std::string>>;
-  CHECK(*redfish::chooseResetType(PowerAction::kOn, Allowed({"ForceOn", "ForceOff"})) ==
-        "ForceOn");
+  CHECK(*redfish::chooseResetType(PowerAction::kOn, Allowed({"ForceOn", "ForceOff"})) == "ForceOn");
   CHECK(*redfish::chooseResetType(PowerAction::kOff, Allowed({"ForceOff", "GracefulShutdown"})) ==
         "GracefulShutdown");
   CHECK(*redfish::chooseResetType(PowerAction::kOff, Allowed({"ForceOff"})) == "ForceOff");
@@ -61,8 +60,8 @@ TEST_CASE("Dell answers 409 to a redundant power on and that is success", "[ops]
   const std::string target = "/redfish/v1/Systems/System.Embedded.1/Actions/ComputerSystem.Reset";
   dell.script(Method::kPost, target,
               redfishError(409, "Base.1.8.ResourceInUse", "Server is already powered ON."));
-  auto generic = redfish::resetSystem(dell, "/redfish/v1/Systems/System.Embedded.1",
-                                      PowerAction::kOn);
+  auto generic =
+      redfish::resetSystem(dell, "/redfish/v1/Systems/System.Embedded.1", PowerAction::kOn);
   REQUIRE_FALSE(generic);
   CHECK(generic.error().message.find("already powered ON") != std::string::npos);
   auto quirked = redfish::resetSystem(dell, "/redfish/v1/Systems/System.Embedded.1",

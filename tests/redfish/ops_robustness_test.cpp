@@ -28,9 +28,9 @@ redfish::Response raw(long status, std::string body) {
 }  // namespace
 
 TEST_CASE("malformed service root fails the crawl with a typed error", "[ops][robustness]") {
-  for (const std::string& body : {std::string("{\"Systems\": {\"@odata.id\": \"/redf"),
-                                 std::string("not json"), std::string(""),
-                                 std::string(200, '[') + std::string(200, ']')}) {
+  for (const std::string& body :
+       {std::string("{\"Systems\": {\"@odata.id\": \"/redf"), std::string("not json"),
+        std::string(""), std::string(200, '[') + std::string(200, ']')}) {
     auto client = std::make_shared<MockupClient>(mockupDir("dell"));
     client->script(Method::kGet, "/redfish/v1", raw(200, body));
     auto result = redfish::crawlInventory(client);
@@ -41,15 +41,16 @@ TEST_CASE("malformed service root fails the crawl with a typed error", "[ops][ro
 
 TEST_CASE("wrong types in a system read as absent and never crash", "[ops][robustness]") {
   auto client = std::make_shared<MockupClient>(mockupDir("hpe"));
-  client->script(Method::kGet, "/redfish/v1/Systems/1",
-                 jsonResponse(200, {{"@odata.id", "/redfish/v1/Systems/1"},
-                                    {"Id", 42},
-                                    {"SerialNumber", json::array({1, 2})},
-                                    {"Processors", "not-a-link"},
-                                    {"Memory", {{"@odata.id", 7}}},
-                                    {"Boot", {{"BootSourceOverrideTarget@Redfish.AllowableValues",
-                                               {{"x", 1}}}}},
-                                    {"Storage", nullptr}}));
+  client->script(
+      Method::kGet, "/redfish/v1/Systems/1",
+      jsonResponse(200,
+                   {{"@odata.id", "/redfish/v1/Systems/1"},
+                    {"Id", 42},
+                    {"SerialNumber", json::array({1, 2})},
+                    {"Processors", "not-a-link"},
+                    {"Memory", {{"@odata.id", 7}}},
+                    {"Boot", {{"BootSourceOverrideTarget@Redfish.AllowableValues", {{"x", 1}}}}},
+                    {"Storage", nullptr}}));
   auto result = redfish::crawlInventory(client);
   REQUIRE(result);
   REQUIRE(result->systems.size() == 1);
@@ -57,7 +58,8 @@ TEST_CASE("wrong types in a system read as absent and never crash", "[ops][robus
   CHECK(result->systems[0].processors.empty());
 }
 
-TEST_CASE("a truncated member body is a warning and a truncated system an error", "[ops][robustness]") {
+TEST_CASE("a truncated member body is a warning and a truncated system an error",
+          "[ops][robustness]") {
   auto client = std::make_shared<MockupClient>(mockupDir("lenovo"));
   client->script(Method::kGet, "/redfish/v1/Systems/1/Processors/GPU3",
                  raw(200, R"({"Id": "GPU3", "ProcessorType": "GP)"));
@@ -76,8 +78,8 @@ TEST_CASE("a truncated member body is a warning and a truncated system an error"
 
 TEST_CASE("deep nesting from a BMC is refused not recursed", "[ops][robustness]") {
   auto client = std::make_shared<MockupClient>(mockupDir("dell"));
-  std::string deep = "{\"Id\": \"x\", \"Oem\": " + std::string(5000, '[') + std::string(5000, ']') +
-                     "}";
+  std::string deep =
+      "{\"Id\": \"x\", \"Oem\": " + std::string(5000, '[') + std::string(5000, ']') + "}";
   client->script(Method::kGet, "/redfish/v1/Chassis/System.Embedded.1", raw(200, deep));
   auto result = redfish::crawlInventory(client);
   REQUIRE(result);
@@ -95,7 +97,8 @@ TEST_CASE("a system member that 404s is skipped with a warning", "[ops][robustne
   REQUIRE(result);
   CHECK(result->systems.size() == 1);
   bool warned = false;
-  for (const auto& w : result->warnings) warned |= w.find("/redfish/v1/Systems/DGX:") != std::string::npos;
+  for (const auto& w : result->warnings)
+    warned |= w.find("/redfish/v1/Systems/DGX:") != std::string::npos;
   CHECK(warned);
 }
 
@@ -146,11 +149,13 @@ TEST_CASE("paging follows Members nextLink", "[ops][crawl]") {
   auto client = std::make_shared<MockupClient>(mockupDir("dell"));
   const std::string fw = "/redfish/v1/UpdateService/FirmwareInventory";
   client->script(Method::kGet, fw, [](const redfish::Request&) {
-    return jsonResponse(200, {{"Members", {{{"@odata.id", "/redfish/v1/UpdateService/FirmwareInventory/A"}}}},
-                              {"Members@odata.nextLink", "/redfish/v1/UpdateService/FirmwareInventory?page=2"}});
+    return jsonResponse(
+        200, {{"Members", {{{"@odata.id", "/redfish/v1/UpdateService/FirmwareInventory/A"}}}},
+              {"Members@odata.nextLink", "/redfish/v1/UpdateService/FirmwareInventory?page=2"}});
   });
   client->script(Method::kGet, fw + "?page=2", [](const redfish::Request&) {
-    return jsonResponse(200, {{"Members", {{{"@odata.id", "/redfish/v1/UpdateService/FirmwareInventory/B"}}}}});
+    return jsonResponse(
+        200, {{"Members", {{{"@odata.id", "/redfish/v1/UpdateService/FirmwareInventory/B"}}}}});
   });
   for (const char* id : {"A", "B"}) {
     client->script(Method::kGet, fw + "/" + id, jsonResponse(200, {{"Id", id}, {"Version", "1"}}));

@@ -1,14 +1,14 @@
 // Task monitors (202 -> Running -> Completed / Exception, Retry-After), firmware update paths.
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "redfish/errors.hpp"
+#include "redfish/support/mockup_client.hpp"
 #include "redfish/tasks.hpp"
 #include "redfish/update.hpp"
-#include "redfish/support/mockup_client.hpp"
 
 using nlohmann::json;
 using redfish::Method;
@@ -67,14 +67,14 @@ TEST_CASE("task monitor 202 Running then Completed", "[ops][tasks]") {
   CHECK(result->state == "Completed");
   CHECK(result->percent == 100);
   // Retry-After 3 s is longer than the 1 s interval: respected; then the interval.
-  CHECK(time.waits == std::vector<std::chrono::milliseconds>{std::chrono::seconds(3),
-                                                             std::chrono::seconds(1)});
+  CHECK(time.waits ==
+        std::vector<std::chrono::milliseconds>{std::chrono::seconds(3), std::chrono::seconds(1)});
 }
 
 TEST_CASE("task ending in Exception is bmc_task_failed with its messages", "[ops][tasks]") {
   json messages = {{{"MessageId", "Update.1.0.ApplyFailed"}, {"Message", "Image is corrupt."}}};
-  auto client = monitorClient({jsonResponse(202, task("Running", 5)),
-                               jsonResponse(200, task("Exception", 40, messages))});
+  auto client = monitorClient(
+      {jsonResponse(202, task("Running", 5)), jsonResponse(200, task("Exception", 40, messages))});
   FakeTime time;
   auto result = redfish::followTask(*client, kMonitor,
                                     time.options(std::chrono::seconds(1), std::chrono::minutes(5)));
@@ -86,8 +86,8 @@ TEST_CASE("task ending in Exception is bmc_task_failed with its messages", "[ops
 TEST_CASE("task still running at the deadline times out", "[ops][tasks]") {
   auto client = monitorClient({jsonResponse(202, task("Running", 5))});
   FakeTime time;
-  auto result = redfish::followTask(*client, kMonitor,
-                                    time.options(std::chrono::seconds(10), std::chrono::seconds(35)));
+  auto result = redfish::followTask(
+      *client, kMonitor, time.options(std::chrono::seconds(10), std::chrono::seconds(35)));
   REQUIRE_FALSE(result);
   CHECK(result.error().code == redfish::codes::kTimeout);
   CHECK(time.waits.size() == 3);
@@ -103,9 +103,9 @@ TEST_CASE("pollTaskOnce reads a completed task of the DGX dump", "[ops][tasks]")
 
 TEST_CASE("SimpleUpdate on the DGX uses its non-standard target", "[ops][update][quirks]") {
   MockupClient dgx(mockupDir("nvidia_viking"));
-  dgx.script(Method::kPost, "/redfish/v1/UpdateService/Actions/SimpleUpdate",
-             jsonResponse(202, task("New", 0),
-                          {{"location", "/redfish/v1/TaskService/Tasks/9/Monitor"}}));
+  dgx.script(
+      Method::kPost, "/redfish/v1/UpdateService/Actions/SimpleUpdate",
+      jsonResponse(202, task("New", 0), {{"location", "/redfish/v1/TaskService/Tasks/9/Monitor"}}));
   auto ref = redfish::simpleUpdate(dgx, {"https://repo/fw.pldm", "HTTPS", {}});
   REQUIRE(ref);
   CHECK(ref->monitorUri == "/redfish/v1/TaskService/Tasks/9/Monitor");
@@ -120,7 +120,8 @@ TEST_CASE("SimpleUpdate targets checked against the Supermicro ActionInfo", "[op
   smc.script(Method::kPost, "/redfish/v1/UpdateService/Actions/UpdateService.SimpleUpdate",
              jsonResponse(202, nullptr, {{"location", "/redfish/v1/TaskService/Tasks/1"}}));
   auto ok = redfish::simpleUpdate(
-      smc, {"https://repo/gpu.fwpkg", "HTTPS",
+      smc, {"https://repo/gpu.fwpkg",
+            "HTTPS",
             {"/redfish/v1/UpdateService/FirmwareInventory/HGX_FW_GPU_SXM_1"}});
   REQUIRE(ok);
   auto bad = redfish::simpleUpdate(

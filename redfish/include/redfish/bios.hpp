@@ -20,7 +20,7 @@ struct BiosInfo {
   std::string biosPath;
   std::string etag;
   nlohmann::json attributes = nlohmann::json::object();  // current values
-  std::string registryName;                               // Bios.AttributeRegistry
+  std::string registryName;                              // Bios.AttributeRegistry
   std::string settingsPath;  // @Redfish.Settings.SettingsObject; empty: PATCH the Bios itself
   std::vector<std::string> supportedApplyTimes;  // @Redfish.Settings.SupportedApplyTimes
   std::string resetBiosTarget;                   // Actions #Bios.ResetBios target

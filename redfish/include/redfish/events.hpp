@@ -10,8 +10,8 @@
 namespace redfish {
 
 struct SubscriptionRequest {
-  std::string destination;  // https://service/api/v1/events/redfish
-  std::string context;      // opaque, echoed in events
+  std::string destination;                    // https://service/api/v1/events/redfish
+  std::string context;                        // opaque, echoed in events
   std::vector<std::string> registryPrefixes;  // preferred when the service lists RegistryPrefixes
   std::vector<std::string> eventTypes;        // else these (e.g. "Alert"), when supported
 };

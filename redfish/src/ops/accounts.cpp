@@ -16,8 +16,8 @@ common::Result<void> changeAccountPassword(Client& client, const std::string& us
   for (const auto& link : memberLinks(accounts.body)) {
     PROV_ASSIGN(auto account, ops::getResource(client, link));
     if (stringAt(account.body, "UserName") != userName) continue;
-    PROV_TRY(ops::patchResource(client, link, Json{{"Password", newPassword}}, account.etag,
-                                quirks));
+    PROV_TRY(
+        ops::patchResource(client, link, Json{{"Password", newPassword}}, account.etag, quirks));
     return common::success();
   }
   return common::notFound("bmc_account_not_found", "no BMC account named " + userName);

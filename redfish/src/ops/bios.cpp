@@ -9,8 +9,8 @@ namespace redfish {
 namespace {
 
 common::Error attributeError(std::string_view code, std::string message, const std::string& name) {
-  return common::Error{common::ErrorKind::kInvalidArgument, std::string(code), std::move(message),
-                       name, {}};
+  return common::Error{
+      common::ErrorKind::kInvalidArgument, std::string(code), std::move(message), name, {}};
 }
 
 bool typeMatches(const std::string& type, const Json& value) {
@@ -48,8 +48,8 @@ common::Result<void> validateOne(const BiosRegistry& registry, const std::string
         (def.upperBound && number > *def.upperBound)) {
       return attributeError(codes::kNotAllowed,
                             "BIOS attribute " + name + " value " + std::to_string(number) +
-                                " is outside " + std::to_string(def.lowerBound.value_or(0)) +
-                                ".." + std::to_string(def.upperBound.value_or(0)),
+                                " is outside " + std::to_string(def.lowerBound.value_or(0)) + ".." +
+                                std::to_string(def.upperBound.value_or(0)),
                             name);
     }
   }
@@ -100,7 +100,8 @@ common::Result<BiosInfo> readBios(Client& client, const std::string& systemPath)
   BiosInfo info;
   info.biosPath = *biosPath;
   info.etag = bios.etag;
-  if (const Json* attributes = member(bios.body, "Attributes"); attributes && attributes->is_object()) {
+  if (const Json* attributes = member(bios.body, "Attributes");
+      attributes && attributes->is_object()) {
     info.attributes = *attributes;
   }
   info.registryName = stringAt(bios.body, "AttributeRegistry").value_or("");
@@ -127,8 +128,8 @@ BiosRegistry parseBiosRegistry(const Json& registry) {
     def.name = stringAt(entry, "AttributeName").value_or("");
     if (def.name.empty()) continue;
     def.type = stringAt(entry, "Type").value_or("");
-    def.readOnly = boolAt(entry, "ReadOnly").value_or(false) ||
-                   boolAt(entry, "Immutable").value_or(false);
+    def.readOnly =
+        boolAt(entry, "ReadOnly").value_or(false) || boolAt(entry, "Immutable").value_or(false);
     def.lowerBound = intAt(entry, "LowerBound");
     def.upperBound = intAt(entry, "UpperBound");
     if (const Json* values = member(entry, "Value"); values && values->is_array()) {
@@ -168,7 +169,8 @@ common::Result<void> validateBiosAttributes(const BiosRegistry& registry, const 
   if (!desired.is_object()) {
     return common::invalidArgument("invalid_bios_attributes", "BIOS attributes must be an object");
   }
-  for (const auto& item : desired.items()) PROV_TRY(validateOne(registry, item.key(), item.value()));
+  for (const auto& item : desired.items())
+    PROV_TRY(validateOne(registry, item.key(), item.value()));
   return common::success();
 }
 

@@ -30,9 +30,8 @@ bool supports(const Json& service, std::string_view key) {
 
 common::Result<std::string> subscribe(Client& client, const SubscriptionRequest& request) {
   PROV_ASSIGN(auto events, eventService(client));
-  Json body = {{"Destination", request.destination},
-               {"Protocol", "Redfish"},
-               {"Context", request.context}};
+  Json body = {
+      {"Destination", request.destination}, {"Protocol", "Redfish"}, {"Context", request.context}};
   if (!request.registryPrefixes.empty() && supports(events.service.body, "RegistryPrefixes")) {
     body["RegistryPrefixes"] = request.registryPrefixes;
   } else if (!request.eventTypes.empty() &&

@@ -53,7 +53,8 @@ common::Result<Identity> readIdentity(Client& client) {
       identity.chassisSerial = stringAt(chassis->body, "SerialNumber").value_or("");
     }
   }
-  if (auto managerPath = firstLink(*links, "ManagedBy")) readManager(client, *managerPath, identity);
+  if (auto managerPath = firstLink(*links, "ManagedBy"))
+    readManager(client, *managerPath, identity);
   return identity;
 }
 

@@ -77,15 +77,17 @@ common::Result<TaskResult> taskOutcome(const TaskResult& result, const TaskRef& 
   if (result.state == "Completed") return result;
   std::string message = "BMC task " + task.pollUri() + " ended " + result.state;
   if (!result.messages.empty()) message += ": " + ops::joined(result.messages);
-  return common::Error{common::ErrorKind::kProtocol, std::string(codes::kTaskFailed),
-                       std::move(message), {}, ops::joined(result.messages)};
+  return common::Error{common::ErrorKind::kProtocol,
+                       std::string(codes::kTaskFailed),
+                       std::move(message),
+                       {},
+                       ops::joined(result.messages)};
 }
 
 common::Result<TaskResult> followTask(Client& client, const TaskRef& task, FollowOptions options) {
   if (!options.now) options.now = [] { return std::chrono::steady_clock::now(); };
-  if (!options.sleep) options.sleep = [](std::chrono::milliseconds d) {
-    std::this_thread::sleep_for(d);
-  };
+  if (!options.sleep)
+    options.sleep = [](std::chrono::milliseconds d) { std::this_thread::sleep_for(d); };
   const auto deadline = options.now() + options.timeout;
   for (;;) {
     PROV_ASSIGN(auto poll, pollTaskOnce(client, task));
@@ -95,10 +97,12 @@ common::Result<TaskResult> followTask(Client& client, const TaskRef& task, Follo
       wait = std::chrono::duration_cast<std::chrono::milliseconds>(*poll.retryAfter);
     }
     if (options.now() + wait > deadline) {
-      return common::Error{common::ErrorKind::kTimeout, std::string(codes::kTimeout),
-                           "BMC task " + task.pollUri() + " still " + poll.result.state +
-                               " at the deadline",
-                           {}, {}};
+      return common::Error{
+          common::ErrorKind::kTimeout,
+          std::string(codes::kTimeout),
+          "BMC task " + task.pollUri() + " still " + poll.result.state + " at the deadline",
+          {},
+          {}};
     }
     options.sleep(wait);
   }

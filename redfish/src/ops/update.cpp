@@ -59,8 +59,7 @@ common::Result<TaskRef> pushUpdate(Client& client, const PushUpdateRequest& upda
   std::error_code ignored;
   if (!std::filesystem::is_regular_file(update.filePath, ignored)) {
     return common::invalidArgument("firmware_file_missing",
-                                   "firmware image " + update.filePath + " is not a file",
-                                   "file");
+                                   "firmware image " + update.filePath + " is not a file", "file");
   }
   PROV_ASSIGN(auto service, updateService(client));
   Request request;
@@ -69,8 +68,12 @@ common::Result<TaskRef> pushUpdate(Client& client, const PushUpdateRequest& upda
     Json parameters = {{"@Redfish.OperationApplyTime", update.applyTime}};
     if (!update.targets.empty()) parameters["Targets"] = update.targets;
     request.target = *multipart;
-    request.multipart.push_back({"UpdateParameters", "application/json", parameters.dump(), {}, {}});
-    request.multipart.push_back({"UpdateFile", "application/octet-stream", {}, update.filePath,
+    request.multipart.push_back(
+        {"UpdateParameters", "application/json", parameters.dump(), {}, {}});
+    request.multipart.push_back({"UpdateFile",
+                                 "application/octet-stream",
+                                 {},
+                                 update.filePath,
                                  std::filesystem::path(update.filePath).filename().string()});
   } else if (auto raw = stringAt(service.body, "HttpPushUri")) {
     std::ifstream in(update.filePath, std::ios::binary);

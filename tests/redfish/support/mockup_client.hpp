@@ -3,7 +3,8 @@
 //  - FakeClient answers through a scripted function.
 //  - MockupClient answers GETs from a recorded dump (<dir><path>/index.json), 404 with a Redfish
 //    error body for anything else, 400 to $expand (or expands `$expand=.($levels=1)` when
-//    asked), 404 to other queries (pages the dump did not record), 204 to POST/PATCH/DELETE unless a test scripts an answer.
+//    asked), 404 to other queries (pages the dump did not record), 204 to POST/PATCH/DELETE unless
+//    a test scripts an answer.
 #pragma once
 
 #include <condition_variable>
