@@ -1,0 +1,99 @@
+#include "redfish/power.hpp"
+
+#include <algorithm>
+
+#include "http_util.hpp"
+#include "redfish/errors.hpp"
+
+namespace redfish {
+namespace {
+
+struct ResetAction {
+  std::string target;
+  std::optional<std::vector<std::string>> allowed;
+};
+
+common::Result<ResetAction> readResetAction(Client& client, const std::string& systemPath) {
+  PROV_ASSIGN(auto system, ops::getResource(client, systemPath));
+  const Json* action = at(system.body, {"Actions", "#ComputerSystem.Reset"});
+  if (action == nullptr) {
+    return ops::notSupported("system " + systemPath + " has no ComputerSystem.Reset action");
+  }
+  auto target = stringAt(*action, "target");
+  if (!target) return malformedResponse(systemPath, "the Reset action has no target");
+  PROV_ASSIGN(auto allowed, ops::allowableValues(client, *action, "ResetType"));
+  return ResetAction{*target, std::move(allowed)};
+}
+
+common::Result<ResetOutcome> postReset(Client& client, const std::string& target,
+                                       const std::string& resetType, const Quirks& quirks) {
+  Request request;
+  request.method = Method::kPost;
+  request.target = target;
+  request.body = Json{{"ResetType", resetType}}.dump();
+  PROV_ASSIGN(auto response, client.send(std::move(request)));
+  if (response.status == 409 && quirks.redundantPowerConflictIsSuccess) {
+    return ResetOutcome{resetType, true};
+  }
+  if (!response.isSuccess()) return httpError("POST", response);
+  return ResetOutcome{resetType, false};
+}
+
+}  // namespace
+
+const std::vector<std::string>& resetPreferences(PowerAction action) {
+  static const std::vector<std::string> on{"On", "ForceOn"};
+  static const std::vector<std::string> off{"GracefulShutdown", "ForceOff"};
+  static const std::vector<std::string> forceOff{"ForceOff"};
+  static const std::vector<std::string> restart{"GracefulRestart", "ForceRestart", "PowerCycle"};
+  static const std::vector<std::string> forceRestart{"ForceRestart", "PowerCycle"};
+  switch (action) {
+    case PowerAction::kOn:
+      return on;
+    case PowerAction::kOff:
+      return off;
+    case PowerAction::kForceOff:
+      return forceOff;
+    case PowerAction::kRestart:
+      return restart;
+    case PowerAction::kForceRestart:
+      return forceRestart;
+  }
+  return on;
+}
+
+common::Result<std::string> chooseResetType(
+    PowerAction action, const std::optional<std::vector<std::string>>& allowed) {
+  const auto& preferences = resetPreferences(action);
+  if (!allowed) return preferences.front();
+  for (const auto& preferred : preferences) {
+    if (std::find(allowed->begin(), allowed->end(), preferred) != allowed->end()) return preferred;
+  }
+  return ops::notAllowed("ResetType", preferences.front(), *allowed);
+}
+
+common::Result<std::string> powerState(Client& client, const std::string& systemPath) {
+  PROV_ASSIGN(auto system, ops::getResource(client, systemPath));
+  auto state = stringAt(system.body, "PowerState");
+  if (!state) return malformedResponse(systemPath, "PowerState is missing");
+  return *state;
+}
+
+common::Result<ResetOutcome> resetSystem(Client& client, const std::string& systemPath,
+                                         PowerAction action, const Quirks& quirks) {
+  PROV_ASSIGN(auto reset, readResetAction(client, systemPath));
+  PROV_ASSIGN(auto resetType, chooseResetType(action, reset.allowed));
+  return postReset(client, reset.target, resetType, quirks);
+}
+
+common::Result<ResetOutcome> resetSystemWith(Client& client, const std::string& systemPath,
+                                             const std::string& resetType, const Quirks& quirks) {
+  PROV_ASSIGN(auto reset, readResetAction(client, systemPath));
+  if (reset.allowed &&
+      std::find(reset.allowed->begin(), reset.allowed->end(), resetType) == reset.allowed->end()) {
+    return ops::notAllowed("ResetType", resetType, *reset.allowed);
+  }
+  return postReset(client, reset.target, resetType, quirks);
+}
+
+}  // namespace redfish
