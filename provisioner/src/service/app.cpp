@@ -14,9 +14,11 @@
 #include "common/secret_box.hpp"
 #include "inventory/access.hpp"
 #include "inventory/migrations.hpp"
+#include "redfish/transport.hpp"
 #include "provisioner/api/api.hpp"
 #include "provisioner/http/logging.hpp"
 #include "provisioner/http/rbac.hpp"
+#include "provisioner/service/bmc_command.hpp"
 #include "provisioner/service/options.hpp"
 #include "provisioner/service/private_postgres.hpp"
 
@@ -209,9 +211,37 @@ int tokenRevoke(const ServiceOptions& o) {
   return 0;
 }
 
+// `provisioner bmc ...` talks to one BMC through the libcurl transport; no database involved.
+int bmc(std::vector<std::string> args) {
+  redfish::Transport transport;
+  auto connect = [&transport](const BmcConnectOptions& o) -> std::shared_ptr<redfish::Client> {
+    redfish::BmcEndpoint endpoint{o.url, o.username, o.password, {}, {}};
+    if (o.insecure) {
+      endpoint.tls.mode = redfish::TlsPolicy::Mode::kInsecure;
+    } else if (!o.caFile.empty()) {
+      endpoint.tls = {redfish::TlsPolicy::Mode::kCaBundle, {}, o.caFile};
+    } else if (!o.pinSha256.empty()) {
+      endpoint.tls = {redfish::TlsPolicy::Mode::kPinned, o.pinSha256, {}};
+    }
+    auto client = transport.client(endpoint);
+    if (!client) {
+      report(client.error());
+      return nullptr;
+    }
+    return *client;
+  };
+  return runBmcCommand(std::move(args), std::cout, std::cerr, connect);
+}
+
 }  // namespace
 
 int runProvisioner(const std::vector<std::string>& args) {
+  if (!args.empty() && args.front() == "bmc") {
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>(
+        "provisioner", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
+    http::configureJsonLogging(spdlog::level::warn);
+    return bmc(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
   auto options = parseServiceOptions(args);
   if (!options) {
     report(options.error());

@@ -128,6 +128,9 @@ commands:
                               asset, operator or admin
   token list                  list tokens (never their secrets)
   token revoke ID             revoke a token
+  bmc inventory --url URL --username U --password P [--ca FILE | --pin SHA256 | --insecure]
+                              crawl one BMC over Redfish and print its inventory as JSON
+                              (docs/redfish.md)
   help                        this text
 
 flags:
