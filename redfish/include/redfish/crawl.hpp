@@ -16,6 +16,9 @@ namespace redfish {
 
 struct CrawlStats {
   std::atomic<std::size_t> requests{0};  // GETs sent, including $expand fallbacks
+  // The longest chain of requests that each needed the previous one's answer (service root ->
+  // Systems -> system -> Processors -> processor is 5): the crawl's critical path.
+  std::atomic<std::size_t> longestChain{0};
 };
 
 struct CrawlOptions {

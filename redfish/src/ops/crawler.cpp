@@ -57,7 +57,7 @@ bool Crawler::markSeen(const std::string& path) {
 void Crawler::get(const std::string& path, Level level, Handler handler) {
   if (!markSeen(path)) return;  // HPE lists some resources twice, in another case
   ++outstanding_;
-  queue_->push_back(Pending{path, level, std::move(handler), false});
+  queue_->push_back(Pending{path, level, std::move(handler), false, handlerDepth_ + 1});
 }
 
 void Crawler::collection(const std::string& path, Level level, Handler perMember) {
@@ -71,7 +71,7 @@ void Crawler::collection(const std::string& path, Level level, Handler perMember
   const std::string target = path + std::string(kExpandQuery);
   if (!markSeen(target)) return;
   ++outstanding_;
-  queue_->push_back(Pending{target, level, std::move(onPage), true});
+  queue_->push_back(Pending{target, level, std::move(onPage), true, handlerDepth_ + 1});
 }
 
 void Crawler::collectionPage(const Json& page, Level level, const Handler& perMember) {
@@ -106,7 +106,14 @@ void Crawler::fail(common::Error error) {
 }
 
 void Crawler::send(Pending pending) {
-  if (options_.stats) ++options_.stats->requests;
+  if (options_.stats) {
+    ++options_.stats->requests;
+    auto& deepest = options_.stats->longestChain;
+    std::size_t seen = deepest.load();
+    const auto depth = static_cast<std::size_t>(pending.depth);
+    while (depth > seen && !deepest.compare_exchange_weak(seen, depth)) {
+    }
+  }
   Request request;
   request.target = pending.target;
   auto self = shared_from_this();
@@ -124,12 +131,14 @@ void Crawler::onResponse(const Pending& pending, common::Result<Response> answer
     std::lock_guard lock(mutex_);
     if (!completed_) {
       queue_ = &toSend;
+      handlerDepth_ = pending.depth;
       if (answer && pending.expanded && answer->status >= 400 && answer->status < 500) {
         // The BMC refused $expand: ask for the plain collection instead.
         std::string plain = pending.target.substr(0, pending.target.size() - kExpandQuery.size());
         if (markSeen(plain)) {
           ++outstanding_;
-          toSend.push_back(Pending{plain, pending.level, pending.handler, false});
+          toSend.push_back(
+              Pending{plain, pending.level, pending.handler, false, pending.depth + 1});
         }
       } else if (parsed && *parsed && (*parsed)->is_object()) {
         pending.handler(**parsed);

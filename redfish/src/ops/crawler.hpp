@@ -35,6 +35,7 @@ class Crawler : public std::enable_shared_from_this<Crawler> {
     Level level;
     Handler handler;
     bool expanded;  // a `$expand` attempt whose 4xx falls back to the plain collection
+    int depth = 1;  // requests in the dependency chain up to and including this one
   };
 
   // All of these run under mutex_.
@@ -68,6 +69,7 @@ class Crawler : public std::enable_shared_from_this<Crawler> {
   bool expand_ = false;
   std::unordered_set<std::string> seen_;
   std::vector<Pending>* queue_ = nullptr;  // where get() queues while a handler runs
+  int handlerDepth_ = 0;                   // depth of the response whose handler runs now
   std::size_t outstanding_ = 0;
   bool completed_ = false;  // no more handlers run (finished or failed)
   bool reported_ = false;   // done_ has been called

@@ -1,5 +1,7 @@
 #include "redfish/support/mockup_client.hpp"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -150,11 +152,39 @@ void MockupClient::script(Method method, std::string path,
 
 namespace {
 
+// A shipped simulator profile: the recorded resources the crawl reaches, keyed by path.
+const nlohmann::json* bundleResources(const std::string& bundlePath) {
+  static std::mutex mutex;
+  static std::map<std::string, nlohmann::json> bundles;
+  std::lock_guard lock(mutex);
+  auto it = bundles.find(bundlePath);
+  if (it == bundles.end()) {
+    std::string text;
+    readFile(bundlePath, text);
+    auto parsed = nlohmann::json::parse(text, nullptr, false);
+    it = bundles.emplace(bundlePath, parsed.is_object() ? parsed["resources"] : nlohmann::json())
+             .first;
+  }
+  return it->second.is_object() ? &it->second : nullptr;
+}
+
+bool readRecorded(const std::string& dir, const std::string& path, std::string& body) {
+  if (dir.size() > 5 && dir.compare(dir.size() - 5, 5, ".json") == 0) {
+    const nlohmann::json* resources = bundleResources(dir);
+    if (resources == nullptr) return false;
+    auto it = resources->find(path);
+    if (it == resources->end()) return false;
+    body = it->dump();
+    return true;
+  }
+  return readFile(std::filesystem::path(dir + path) / "index.json", body);
+}
+
 // The recorded body for `path`, with an ETag header from @odata.etag as a BMC would send.
 bool loadResource(const std::string& dir, std::string path, Response& out) {
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   std::string body;
-  if (!readFile(std::filesystem::path(dir + path) / "index.json", body)) return false;
+  if (!readRecorded(dir, path, body)) return false;
   out.status = 200;
   out.body = body;
   auto parsed = nlohmann::json::parse(body, nullptr, false);
@@ -210,7 +240,22 @@ common::Result<Response> MockupClient::answer(const Request& request) {
 }
 
 std::string mockupDir(std::string_view vendor) {
-  return std::string(PROVISIONER_MOCKUPS_DIR) + "/" + std::string(vendor);
+  const char* fromEnv = std::getenv("PROVISIONER_MOCKUPS_DIR");
+  std::string root = fromEnv != nullptr && *fromEnv != 0 ? fromEnv : PROVISIONER_MOCKUPS_DIR;
+  std::string dir = root + "/" + std::string(vendor);
+  if (std::filesystem::is_directory(dir)) return dir;
+  // Without ../shared (a bare clone), the simulator's shipped profiles hold the same recorded
+  // resources for everything the crawl and the operations read.
+  static const std::map<std::string, std::string, std::less<>> kProfiles = {
+      {"dell", "dell-r750"},
+      {"hpe", "hpe-dl385"},
+      {"lenovo", "lenovo-sr670v2"},
+      {"supermicro", "supermicro-hgx-h100"},
+      {"nvidia_viking", "dgx-h100"}};
+  auto profile = kProfiles.find(vendor);
+  if (profile == kProfiles.end()) return dir;
+  return std::string(PROVISIONER_TEST_SOURCE_DIR) + "/simulator/profiles/" + profile->second +
+         ".json";
 }
 
 }  // namespace redfish::testing
