@@ -45,9 +45,10 @@ void BmcState::onServiceRoot(common::Result<Response> result) {
   if (!result->isSuccess()) return failLogin(httpError("GET", *result));
   if (auto link = sessionsLink(result->body)) return postLogin(*link);
   if (auto service = sessionServiceLink(result->body)) {
-    queue_.push_front(
-        internalCall(Method::kGet, *service, {},
-                     [this](common::Result<Response> next) { onSessionService(std::move(next)); }));
+    queue_.push_front(internalCall(Method::kGet, *service, {},
+                                   [this, service = *service](common::Result<Response> next) {
+                                     onSessionService(std::move(next), service);
+                                   }));
     engine_.markReady(this);
     return;
   }
@@ -55,12 +56,14 @@ void BmcState::onServiceRoot(common::Result<Response> result) {
   useBasicAuth();
 }
 
-void BmcState::onSessionService(common::Result<Response> result) {
-  if (!result) return failLogin(result.error());
-  auto link = result->isSuccess() ? sessionsOfService(result->body) : std::nullopt;
-  if (link) return postLogin(*link);
-  if (authMode_ == BmcEndpoint::Auth::kSession) return postLogin(std::string(kDefaultSessions));
-  useBasicAuth();
+// Many BMCs want a session to read the SessionService itself: then its Sessions member is
+// assumed where the Redfish specification puts it.
+void BmcState::onSessionService(common::Result<Response> result, const std::string& service) {
+  if (!result && result.error().code == codes::kCancelled) return failLogin(result.error());
+  std::optional<std::string> link;
+  if (result && result->isSuccess()) link = sessionsOfService(result->body);
+  if (!link) link = service + "/Sessions";
+  postLogin(*link);
 }
 
 void BmcState::postLogin(const std::string& sessionsTarget) {

@@ -52,7 +52,7 @@ class BmcState {
   // Login: service root -> (SessionService ->) POST Sessions.
   void beginLogin();
   void onServiceRoot(common::Result<Response> result);
-  void onSessionService(common::Result<Response> result);
+  void onSessionService(common::Result<Response> result, const std::string& service);
   void postLogin(const std::string& sessionsTarget);
   void onLogin(common::Result<Response> result);
   void useBasicAuth();
