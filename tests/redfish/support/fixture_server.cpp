@@ -98,8 +98,13 @@ FixtureServer::FixtureServer(FixtureConfig config) : state_(std::make_shared<Sta
   server.Delete(".*", handler);
   state_->port = server.bind_to_any_port("127.0.0.1");
   if (state_->port <= 0) throw std::runtime_error("fixture server: bind failed");
-  // The socket listens from here on: clients may connect before the accept loop runs.
   state_->thread = std::thread([state = state_.get()] { state->server->listen_after_bind(); });
+  // httplib's stop() is a no-op until the accept loop runs, so a server stopped too early would
+  // never return: wait for the loop (it starts within microseconds).
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!server.is_running() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
 }
 
 FixtureServer::~FixtureServer() {
