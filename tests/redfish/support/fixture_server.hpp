@@ -56,7 +56,7 @@ struct FixtureConfig {
   bool absoluteLocation = false;  // session Location as an absolute URL
   std::string username = "admin";
   std::string password = "s3cret-pw";
-  // /redfish/v1/Slow holds until this many requests run at once (or 5 s pass).
+  // /redfish/v1/Slow holds until this many requests run at once (or 300 ms pass).
   std::size_t slowUntilConcurrent = 0;
   std::shared_ptr<ConcurrencyGauge> sharedGauge;  // in addition to the server's own
 };
