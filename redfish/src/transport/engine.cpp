@@ -1,0 +1,250 @@
+#include "transport/engine.hpp"
+
+#include <algorithm>
+
+#include "transport/bmc_state.hpp"
+#include "transport/tls_pin.hpp"
+#include "transport/url.hpp"
+
+namespace redfish::detail {
+namespace {
+
+constexpr int kMaxPollMs = 1000;
+// After shutdown's session DELETEs are sent, how much longer than closeTimeout to wait for them.
+constexpr std::chrono::milliseconds kShutdownGrace{500};
+
+struct CurlGlobal {
+  CurlGlobal() { curl_global_init(CURL_GLOBAL_DEFAULT); }
+};
+
+}  // namespace
+
+Engine::Engine(TransportOptions options) : options_(std::move(options)) {
+  static CurlGlobal global;  // thread-safe once, before the first multi handle
+  options_.maxInFlightPerBmc = std::max<std::size_t>(options_.maxInFlightPerBmc, 1);
+  options_.maxInFlightTotal = std::max<std::size_t>(options_.maxInFlightTotal, 1);
+  options_.maxAttempts = std::max(options_.maxAttempts, 1);
+  multi_ = curl_multi_init();
+  // Our own limits are the binding ones; these keep libcurl's pool consistent with them.
+  curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS,
+                    static_cast<long>(options_.maxInFlightPerBmc));
+  curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS,
+                    static_cast<long>(options_.maxInFlightTotal));
+  curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, static_cast<long>(options_.maxInFlightTotal));
+  curl_multi_setopt(multi_, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_NOTHING));
+}
+
+Engine::~Engine() {
+  shutdown();
+  for (auto& [easy, running] : running_) curl_multi_remove_handle(multi_, easy);
+  running_.clear();
+  curl_multi_cleanup(multi_);  // closes the cached connections while every TlsPin still lives
+}
+
+void Engine::start() {
+  thread_ = std::thread([this] {
+    loopId_.store(std::this_thread::get_id());
+    run();
+  });
+}
+
+bool Engine::post(std::function<void()> task) {
+  {
+    std::lock_guard lock(tasksMutex_);
+    if (closed_) return false;
+    tasks_.push_back(std::move(task));
+  }
+  curl_multi_wakeup(multi_);
+  return true;
+}
+
+void Engine::shutdown() {
+  {
+    std::lock_guard lock(tasksMutex_);
+    if (!closed_) {
+      tasks_.push_back([this] { beginShutdown(); });
+      closed_ = true;
+    }
+  }
+  curl_multi_wakeup(multi_);
+  if (onLoopThread()) return;  // the loop finishes by itself; whoever owns us joins
+  std::lock_guard join(joinMutex_);
+  if (thread_.joinable()) thread_.join();
+}
+
+common::Result<std::shared_ptr<BmcClient>> Engine::client(const BmcEndpoint& endpoint) {
+  PROV_ASSIGN(std::string base, normaliseBaseUrl(endpoint.baseUrl));
+  if (endpoint.tls.mode == TlsPolicy::Mode::kPinned &&
+      !normaliseFingerprint(endpoint.tls.pinnedSha256)) {
+    return common::invalidArgument("invalid_pin", "pinned fingerprint is not a SHA-256 in hex",
+                                   "tls.pinnedSha256");
+  }
+  if (endpoint.tls.mode == TlsPolicy::Mode::kCaBundle && endpoint.tls.caBundlePath.empty()) {
+    return common::invalidArgument("invalid_ca_bundle", "CA bundle mode needs a path",
+                                   "tls.caBundlePath");
+  }
+  std::lock_guard lock(clientsMutex_);
+  auto found = clients_.find(base);
+  if (found != clients_.end()) return found->second;
+  auto state = std::make_shared<BmcState>(*this, base, endpoint);
+  auto created = std::make_shared<BmcClient>(weak_from_this(), state);
+  states_.push_back(state);
+  clients_.emplace(base, created);
+  return created;
+}
+
+TransportStats Engine::stats() const {
+  TransportStats out;
+  out.attempts = attempts_.load();
+  out.retries = retries_.load();
+  out.logins = logins_.load();
+  out.connectionsOpened = connections_.load();
+  out.completed = completed_.load();
+  out.peakInFlight = peakInFlight_.load();
+  out.inFlight = inFlight_.load();
+  return out;
+}
+
+void Engine::markReady(BmcState* bmc) {
+  if (bmc->inReadyRing) return;
+  bmc->inReadyRing = true;
+  ready_.push_back(bmc);
+}
+
+void Engine::startAttempt(BmcState& bmc, const CallPtr& call) {
+  CURL* easy = call->easy->handle();
+  running_.emplace(easy, Running{&bmc, call});
+  curl_multi_add_handle(multi_, easy);
+  attempts_++;
+  if (call->attempts > 1) retries_++;
+  std::size_t now = ++inFlight_;
+  if (now > peakInFlight_.load()) peakInFlight_.store(now);
+}
+
+std::vector<CallPtr> Engine::takeRunning(const BmcState& bmc) {
+  std::vector<CallPtr> taken;
+  for (auto it = running_.begin(); it != running_.end();) {
+    if (it->second.bmc != &bmc) {
+      ++it;
+      continue;
+    }
+    curl_multi_remove_handle(multi_, it->first);
+    taken.push_back(std::move(it->second.call));
+    it = running_.erase(it);
+    inFlight_--;
+  }
+  return taken;
+}
+
+void Engine::addTimer(std::chrono::milliseconds delay, std::function<void()> fire) {
+  timers_.emplace(std::chrono::steady_clock::now() + delay, std::move(fire));
+}
+
+void Engine::run() {
+  while (true) {
+    runTasks();
+    pump();
+    int active = 0;
+    curl_multi_perform(multi_, &active);
+    collectFinished();
+    fireDueTimers();
+    pump();
+    if (stopping_) {
+      if (running_.empty() && ready_.empty()) break;
+      if (std::chrono::steady_clock::now() >= stopDeadline_) {
+        abandonRunning();
+        break;
+      }
+    }
+    curl_multi_poll(multi_, nullptr, 0, pollTimeoutMs(), nullptr);
+  }
+  runTasks();  // tasks posted before `closed_` was set still run (and complete as cancelled)
+}
+
+void Engine::runTasks() {
+  std::vector<std::function<void()>> batch;
+  {
+    std::lock_guard lock(tasksMutex_);
+    batch.swap(tasks_);
+  }
+  for (auto& task : batch) task();
+}
+
+void Engine::pump() {
+  while (inFlight_.load() < options_.maxInFlightTotal && !ready_.empty()) {
+    BmcState* bmc = ready_.front();
+    ready_.pop_front();
+    bmc->inReadyRing = false;
+    bmc->startOne();
+    if (bmc->hasStartable()) markReady(bmc);  // round robin: one attempt per BMC per turn
+  }
+}
+
+void Engine::collectFinished() {
+  int left = 0;
+  while (CURLMsg* message = curl_multi_info_read(multi_, &left)) {
+    if (message->msg != CURLMSG_DONE) continue;
+    CURL* easy = message->easy_handle;
+    CURLcode code = message->data.result;
+    auto it = running_.find(easy);
+    if (it == running_.end()) continue;
+    Running done = std::move(it->second);
+    running_.erase(it);
+    AttemptOutcome outcome = done.call->easy->finish(code);
+    curl_multi_remove_handle(multi_, easy);
+    inFlight_--;
+    connections_ += static_cast<std::uint64_t>(std::max(outcome.connectsOpened, 0L));
+    done.bmc->onAttemptDone(done.call, std::move(outcome));
+    markReady(done.bmc);
+  }
+}
+
+void Engine::fireDueTimers() {
+  auto now = std::chrono::steady_clock::now();
+  while (!timers_.empty() && timers_.begin()->first <= now) {
+    auto fire = std::move(timers_.begin()->second);
+    timers_.erase(timers_.begin());
+    fire();
+  }
+}
+
+int Engine::pollTimeoutMs() {
+  long curlMs = -1;
+  curl_multi_timeout(multi_, &curlMs);
+  long wait = curlMs < 0 ? kMaxPollMs : std::min<long>(curlMs, kMaxPollMs);
+  if (!timers_.empty()) {
+    auto untilTimer = std::chrono::duration_cast<std::chrono::milliseconds>(
+        timers_.begin()->first - std::chrono::steady_clock::now());
+    wait = std::min<long>(wait, std::max<long>(untilTimer.count() + 1, 0));
+  }
+  if (stopping_) {
+    auto untilDeadline = std::chrono::duration_cast<std::chrono::milliseconds>(
+        stopDeadline_ - std::chrono::steady_clock::now());
+    wait = std::min<long>(wait, std::max<long>(untilDeadline.count() + 1, 0));
+  }
+  return static_cast<int>(wait);
+}
+
+void Engine::beginShutdown() {
+  stopping_ = true;
+  stopDeadline_ = std::chrono::steady_clock::now() + options_.closeTimeout + kShutdownGrace;
+  std::vector<std::shared_ptr<BmcState>> states;
+  {
+    std::lock_guard lock(clientsMutex_);
+    states = states_;
+  }
+  for (const auto& state : states) state->closeSession([](common::Result<void>) {});
+}
+
+// The shutdown deadline passed: whatever still runs completes as cancelled.
+void Engine::abandonRunning() {
+  std::vector<std::shared_ptr<BmcState>> states;
+  {
+    std::lock_guard lock(clientsMutex_);
+    states = states_;
+  }
+  for (const auto& state : states) state->cancelAll();
+  timers_.clear();
+}
+
+}  // namespace redfish::detail
