@@ -97,7 +97,10 @@ FixtureServer::FixtureServer(FixtureConfig config) : state_(std::make_shared<Sta
   server.Patch(".*", handler);
   server.Put(".*", handler);
   server.Delete(".*", handler);
-  state_->port = server.bind_to_any_port("127.0.0.1");
+  state_->port = state_->config.port == 0 ? server.bind_to_any_port("127.0.0.1")
+                 : server.bind_to_port("127.0.0.1", state_->config.port)
+                     ? state_->config.port
+                     : -1;
   if (state_->port <= 0) throw std::runtime_error("fixture server: bind failed");
   state_->thread = std::thread([state = state_.get()] { state->server->listen_after_bind(); });
   // httplib's stop() is a no-op until the accept loop runs, so a server stopped too early would

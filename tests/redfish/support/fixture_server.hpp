@@ -49,6 +49,7 @@ struct PartSeen {
 
 struct FixtureConfig {
   bool tls = false;
+  int port = 0;  // 0: any free port
   std::string certPath;
   std::string keyPath;
   // Root links: kLinks (Links.Sessions), kServiceOnly (SessionService only), kNone (basic auth).
