@@ -58,9 +58,8 @@ TEST_CASE("transport streams a multipart upload from a file", "[transport][reque
   redfish::Request upload;
   upload.method = redfish::Method::kPost;
   upload.target = "/redfish/v1/Upload";
-  upload.multipart = {
-      {"UpdateParameters", "application/json", R"({"Targets":[]})", "", ""},
-      {"UpdateFile", "application/octet-stream", "", path.string(), "bmc-fw.bin"}};
+  upload.multipart = {{"UpdateParameters", "application/json", R"({"Targets":[]})", "", ""},
+                      {"UpdateFile", "application/octet-stream", "", path.string(), "bmc-fw.bin"}};
   auto result = client->send(upload);
   std::filesystem::remove(path);
   REQUIRE(result.ok());

@@ -1,8 +1,8 @@
 // Retries, Retry-After, time-outs and connection failures through the real transport.
 #include <catch2/catch.hpp>
 
-#include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "redfish/errors.hpp"

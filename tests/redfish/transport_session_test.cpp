@@ -26,7 +26,8 @@ TEST_CASE("transport logs in once and reuses the session token for every request
   CHECK(bmc.logins() == 1);
   CHECK(transport.stats().logins == 1);
   for (const auto& arrival : bmc.arrivals()) {
-    if (arrival.path == "/redfish/v1/Systems") CHECK(arrival.token == "token-1-" + bmc.baseUrl().substr(bmc.baseUrl().rfind(':') + 1));
+    if (arrival.path == "/redfish/v1/Systems")
+      CHECK(arrival.token == "token-1-" + bmc.baseUrl().substr(bmc.baseUrl().rfind(':') + 1));
     CHECK_FALSE(arrival.basic);
   }
 }
@@ -175,18 +176,31 @@ TEST_CASE("transport shutdown deletes every open session", "[transport][session]
   CHECK(second.liveSessions() == 0);
 }
 
-TEST_CASE("transport returns the same client for the same normalised URL",
-          "[transport][session]") {
+TEST_CASE("transport returns the same client for the same normalised URL", "[transport][session]") {
   FixtureServer bmc;
   redfish::Transport transport(quickOptions());
   auto endpoint = endpointFor(bmc);
   auto first = transport.client(endpoint).value();
-  endpoint.baseUrl = "HTTP://127.0.0.1:" + bmc.baseUrl().substr(bmc.baseUrl().rfind(':') + 1) +
-                     "/redfish/v1/";
+  endpoint.baseUrl =
+      "HTTP://127.0.0.1:" + bmc.baseUrl().substr(bmc.baseUrl().rfind(':') + 1) + "/redfish/v1/";
   auto second = transport.client(endpoint).value();
   CHECK(first.get() == second.get());
   endpoint.baseUrl = "ftp://127.0.0.1";
   auto bad = transport.client(endpoint);
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().kind == common::ErrorKind::kInvalidArgument);
+}
+
+TEST_CASE("transport assumes SessionService/Sessions when the service needs a session to read",
+          "[transport][session]") {
+  FixtureConfig config;
+  config.sessions = FixtureConfig::Sessions::kServiceOnly;
+  FixtureServer bmc(config);
+  fixture::Reply denied;
+  denied.status = 401;
+  bmc.script("GET", "/redfish/v1/SessionService", {denied});
+  redfish::Transport transport(quickOptions());
+  auto client = transport.client(endpointFor(bmc)).value();
+  REQUIRE(client->send(get("/redfish/v1/Systems")).ok());
+  CHECK(bmc.logins() == 1);
 }

@@ -67,9 +67,9 @@ CertPtr makeCert(EVP_PKEY* subjectKey, const std::string& commonName, X509* issu
 void writePem(const std::string& path, X509* cert, EVP_PKEY* key) {
   FILE* file = std::fopen(path.c_str(), "w");
   check(file != nullptr, "open PEM");
-  bool ok = cert != nullptr ? PEM_write_X509(file, cert) == 1
-                            : PEM_write_PrivateKey(file, key, nullptr, nullptr, 0, nullptr,
-                                                   nullptr) == 1;
+  bool ok = cert != nullptr
+                ? PEM_write_X509(file, cert) == 1
+                : PEM_write_PrivateKey(file, key, nullptr, nullptr, 0, nullptr, nullptr) == 1;
   std::fclose(file);
   check(ok, "write PEM");
 }

@@ -97,7 +97,9 @@ FixtureServer::FixtureServer(FixtureConfig config) : state_(std::make_shared<Sta
   server.Patch(".*", handler);
   server.Put(".*", handler);
   server.Delete(".*", handler);
-  state_->port = server.bind_to_any_port("127.0.0.1");
+  state_->port = state_->config.port == 0 ? server.bind_to_any_port("127.0.0.1")
+                 : server.bind_to_port("127.0.0.1", state_->config.port) ? state_->config.port
+                                                                         : -1;
   if (state_->port <= 0) throw std::runtime_error("fixture server: bind failed");
   state_->thread = std::thread([state = state_.get()] { state->server->listen_after_bind(); });
   // httplib's stop() is a no-op until the accept loop runs, so a server stopped too early would
@@ -115,11 +117,13 @@ FixtureServer::~FixtureServer() {
 }
 
 std::string FixtureServer::baseUrl() const {
-  return std::string(state_->config.tls ? "https" : "http") + "://127.0.0.1:" +
-         std::to_string(state_->port);
+  return std::string(state_->config.tls ? "https" : "http") +
+         "://127.0.0.1:" + std::to_string(state_->port);
 }
 
-const FixtureConfig& FixtureServer::config() const { return state_->config; }
+const FixtureConfig& FixtureServer::config() const {
+  return state_->config;
+}
 
 void FixtureServer::script(const std::string& method, const std::string& path,
                            std::vector<Reply> replies) {
@@ -153,7 +157,8 @@ std::vector<Arrival> FixtureServer::arrivals() const {
 std::size_t FixtureServer::count(const std::string& method, const std::string& path) const {
   std::lock_guard lock(state_->mutex);
   std::size_t n = 0;
-  for (const auto& arrival : state_->arrivals) n += arrival.method == method && arrival.path == path;
+  for (const auto& arrival : state_->arrivals)
+    n += arrival.method == method && arrival.path == path;
   return n;
 }
 
@@ -172,7 +177,9 @@ std::size_t FixtureServer::sessionDeletes() const {
   return state_->deletes;
 }
 
-std::size_t FixtureServer::peakConcurrent() const { return state_->gauge.peakNow(); }
+std::size_t FixtureServer::peakConcurrent() const {
+  return state_->gauge.peakNow();
+}
 
 std::vector<PartSeen> FixtureServer::parts() const {
   std::lock_guard lock(state_->mutex);

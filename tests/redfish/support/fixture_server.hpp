@@ -35,7 +35,7 @@ struct Reply {
 struct Arrival {
   std::string method;
   std::string path;
-  std::string token;  // X-Auth-Token, "" when none
+  std::string token;   // X-Auth-Token, "" when none
   bool basic = false;  // carried an Authorization: Basic header
   std::chrono::steady_clock::time_point at;
 };
@@ -49,6 +49,7 @@ struct PartSeen {
 
 struct FixtureConfig {
   bool tls = false;
+  int port = 0;  // 0: any free port
   std::string certPath;
   std::string keyPath;
   // Root links: kLinks (Links.Sessions), kServiceOnly (SessionService only), kNone (basic auth).
@@ -73,13 +74,13 @@ class FixtureServer {
 
   // Replies for `method path` (path without query), used in order before the default handling.
   void script(const std::string& method, const std::string& path, std::vector<Reply> replies);
-  void expireSessions();            // every current token now gets 401
-  void rejectTokens(bool reject);   // every token gets 401, even new ones
+  void expireSessions();           // every current token now gets 401
+  void rejectTokens(bool reject);  // every token gets 401, even new ones
   void releaseHeld();
 
   std::vector<Arrival> arrivals() const;
   std::size_t count(const std::string& method, const std::string& path) const;
-  std::size_t logins() const;          // successful session POSTs
+  std::size_t logins() const;  // successful session POSTs
   std::size_t liveSessions() const;
   std::size_t sessionDeletes() const;
   std::size_t peakConcurrent() const;
