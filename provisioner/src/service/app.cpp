@@ -11,16 +11,16 @@
 #include <iostream>
 #include <thread>
 
+#include "bmc_command.hpp"
 #include "common/secret_box.hpp"
 #include "inventory/access.hpp"
 #include "inventory/migrations.hpp"
-#include "redfish/transport.hpp"
 #include "provisioner/api/api.hpp"
 #include "provisioner/http/logging.hpp"
 #include "provisioner/http/rbac.hpp"
-#include "provisioner/service/bmc_command.hpp"
 #include "provisioner/service/options.hpp"
 #include "provisioner/service/private_postgres.hpp"
+#include "redfish/transport.hpp"
 
 namespace provisioner::service {
 namespace {
@@ -249,8 +249,8 @@ int runProvisioner(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const ServiceOptions& o = *options;
-  const std::string level = o.log_level.empty() ? (o.command == "serve" ? "info" : "warn")
-                                                : o.log_level;
+  const std::string level =
+      o.log_level.empty() ? (o.command == "serve" ? "info" : "warn") : o.log_level;
   // Logs go to stderr: stdout belongs to command output (a new token, listings).
   spdlog::set_default_logger(std::make_shared<spdlog::logger>(
       "provisioner", std::make_shared<spdlog::sinks::stderr_sink_mt>()));

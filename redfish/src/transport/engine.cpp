@@ -1,5 +1,7 @@
 #include "transport/engine.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 
 #include "transport/bmc_state.hpp"
@@ -7,6 +9,20 @@
 #include "transport/url.hpp"
 
 namespace redfish::detail {
+namespace {
+
+// Every BMC may hold a kept-alive connection per slot: thousands of sockets, over the usual
+// soft limit of 1024 descriptors.
+void raiseOpenFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+}  // namespace
+
 namespace {
 
 constexpr int kMaxPollMs = 1000;
@@ -25,12 +41,13 @@ Engine::Engine(TransportOptions options) : options_(std::move(options)) {
   options_.maxInFlightTotal = std::max<std::size_t>(options_.maxInFlightTotal, 1);
   options_.maxAttempts = std::max(options_.maxAttempts, 1);
   multi_ = curl_multi_init();
-  // Our own limits are the binding ones; these keep libcurl's pool consistent with them.
+  // Our own limits bound what is in flight. libcurl may keep one idle connection per allowed
+  // slot of every BMC (MAXCONNECTS grows with the clients), so that a fleet larger than the
+  // global limit still reuses its connections instead of evicting them round after round.
   curl_multi_setopt(multi_, CURLMOPT_MAX_HOST_CONNECTIONS,
                     static_cast<long>(options_.maxInFlightPerBmc));
-  curl_multi_setopt(multi_, CURLMOPT_MAX_TOTAL_CONNECTIONS,
-                    static_cast<long>(options_.maxInFlightTotal));
-  curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, static_cast<long>(options_.maxInFlightTotal));
+  curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, static_cast<long>(options_.maxInFlightPerBmc));
+  raiseOpenFileLimit();
   curl_multi_setopt(multi_, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_NOTHING));
 }
 
@@ -90,6 +107,8 @@ common::Result<std::shared_ptr<BmcClient>> Engine::client(const BmcEndpoint& end
   auto created = std::make_shared<BmcClient>(weak_from_this(), state);
   states_.push_back(state);
   clients_.emplace(base, created);
+  const auto cacheSize = static_cast<long>(clients_.size() * options_.maxInFlightPerBmc);
+  post([this, cacheSize] { curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, cacheSize); });
   return created;
 }
 

@@ -114,7 +114,9 @@ common::Result<RackSpec> parseRack(const Json& json, const std::string& field,
 
 common::Result<void> parseScalars(const Json& json, FleetSpec& spec) {
   if (auto it = json.find("seed"); it != json.end()) {
-    if (!it->is_number_unsigned()) return bad("seed", "a non-negative integer");
+    const bool nonNegative =
+        it->is_number_unsigned() || (it->is_number_integer() && it->get<std::int64_t>() >= 0);
+    if (!nonNegative) return bad("seed", "a non-negative integer");
     spec.seed = it->get<std::uint64_t>();
   }
   if (auto it = json.find("time_scale"); it != json.end()) {

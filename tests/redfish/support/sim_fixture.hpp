@@ -23,6 +23,9 @@ struct SimFleet {
   // are filled in when absent so tests never collide.
   static SimFleet start(nlohmann::json spec,
                         redfish::TransportOptions options = quickTransportOptions());
+  SimFleet() = default;
+  SimFleet(SimFleet&&) = default;
+  SimFleet& operator=(SimFleet&&) = default;
   ~SimFleet();
 
   sim::BmcEndpoint endpoint(const std::string& id) const;
