@@ -5,26 +5,10 @@
 #include <filesystem>
 
 #include "transport/tls_pin.hpp"
+#include "transport/text.hpp"
 
 namespace redfish::detail {
 namespace {
-
-std::string lowered(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 bool hasHeader(const HeaderList& headers, std::string_view lowerName) {
   return std::any_of(headers.begin(), headers.end(),

@@ -5,22 +5,13 @@
 #include <cctype>
 #include <charconv>
 #include <ctime>
+#include "transport/text.hpp"
 
 namespace redfish::detail {
 namespace {
 
 bool retryableStatus(long status) {
   return status == 502 || status == 503 || status == 504;
-}
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
 }
 
 std::optional<int> number(std::string_view text) {

@@ -2,16 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include "transport/text.hpp"
 
 namespace redfish::detail {
 namespace {
-
-std::string lowered(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 common::Error badUrl(std::string_view url, std::string_view why) {
   return common::invalidArgument(
