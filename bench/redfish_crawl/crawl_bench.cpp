@@ -31,6 +31,7 @@ struct Args {
   std::size_t perBmc = 2;
   std::size_t global = 2048;
   bool expand = true;
+  bool trace = false;  // print every attempt (method, status, URL) to stderr
 };
 
 bool parseArgs(int argc, char** argv, Args& args) {
@@ -49,6 +50,8 @@ bool parseArgs(int argc, char** argv, Args& args) {
       args.global = std::stoul(next());
     } else if (flag == "--no-expand") {
       args.expand = false;
+    } else if (flag == "--trace") {
+      args.trace = true;
     } else {
       std::cerr << "unknown flag " << flag << "\n";
       return false;
@@ -86,6 +89,11 @@ int main(int argc, char** argv) {
   redfish::TransportOptions options;
   options.maxInFlightPerBmc = args.perBmc;
   options.maxInFlightTotal = args.global;
+  if (args.trace) {
+    options.trace = [](const redfish::TraceEvent& e) {
+      std::cerr << e.method << " " << e.status << " " << e.url << "\n";
+    };
+  }
   redfish::Transport transport(options);
 
   std::vector<Outcome> outcomes(endpoints.size());

@@ -127,14 +127,20 @@ TEST_CASE("crawl with expand gives the same inventory in fewer requests", "[ops]
   CHECK(expandClient->count() < plainClient->count() / 2);
 }
 
-TEST_CASE("crawl counts its requests and keeps requests in flight", "[ops][crawl]") {
+TEST_CASE("crawl counts its requests and keeps its window of requests in flight", "[ops][crawl]") {
   auto client = std::make_shared<MockupClient>(mockupDir("supermicro"), ExpandMode::kExpand);
   redfish::CrawlOptions options;
   options.stats = std::make_shared<redfish::CrawlStats>();
+  options.maxInFlight = 2;
   auto result = redfish::crawlInventory(client, options);
   REQUIRE(result);
   CHECK(options.stats->requests.load() == client->count());
-  CHECK(client->maxInFlight() > 2);
+  CHECK(client->maxInFlight() == 2);
+
+  auto unbounded = std::make_shared<MockupClient>(mockupDir("supermicro"), ExpandMode::kExpand);
+  options.maxInFlight = 0;
+  REQUIRE(redfish::crawlInventory(unbounded, options));
+  CHECK(unbounded->maxInFlight() > 2);
 }
 
 TEST_CASE("crawl of the DGX dump warns only about resources the dump lacks", "[ops][crawl]") {

@@ -29,6 +29,11 @@ struct CrawlOptions {
   bool crawlFirmware = true;
   bool crawlChassis = true;
   bool crawlManagers = true;
+  // Requests this crawl keeps in flight (0: all it knows of). Set it to the transport's per-BMC
+  // limit: the crawl then chooses what goes next (links that open more work before leaf
+  // members) instead of the transport's first-come order, which keeps the BMC's slots busy to
+  // the end.
+  std::size_t maxInFlight = 2;
   // Optional: counts the requests of this crawl (the benchmark reads it).
   std::shared_ptr<CrawlStats> stats;
 };

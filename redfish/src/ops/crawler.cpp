@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 #include "inventory_parse.hpp"
 #include "redfish/errors.hpp"
@@ -46,6 +47,7 @@ void Crawler::start() {
     std::lock_guard lock(mutex_);
     markSeen(root);
     outstanding_ = 1;
+    inFlight_ = 1;
   }
   send(Pending{root, Level::kFatal, [this](const Json& body) { onRoot(body); }, false});
 }
@@ -57,7 +59,8 @@ bool Crawler::markSeen(const std::string& path) {
 void Crawler::get(const std::string& path, Level level, Handler handler) {
   if (!markSeen(path)) return;  // HPE lists some resources twice, in another case
   ++outstanding_;
-  queue_->push_back(Pending{path, level, std::move(handler), false, handlerDepth_ + 1});
+  queue_->push_back(
+      Pending{path, level, std::move(handler), false, handlerDepth_ + 1, memberContext_});
 }
 
 void Crawler::collection(const std::string& path, Level level, Handler perMember) {
@@ -81,7 +84,9 @@ void Crawler::collectionPage(const Json& page, Level level, const Handler& perMe
       auto id = odataId(entry);
       if (!id) continue;
       if (!hasBody(entry)) {
+        memberContext_ = true;
         get(*id, memberLevel, perMember);
+        memberContext_ = false;
       } else if (markSeen(*id)) {
         perMember(entry);
       }
@@ -129,6 +134,7 @@ void Crawler::onResponse(const Pending& pending, common::Result<Response> answer
   if (answer && answer->isSuccess()) parsed = parseBody(answer->body, pending.target);
   {
     std::lock_guard lock(mutex_);
+    --inFlight_;
     if (!completed_) {
       queue_ = &toSend;
       handlerDepth_ = pending.depth;
@@ -152,10 +158,32 @@ void Crawler::onResponse(const Pending& pending, common::Result<Response> answer
         onError(pending, answer ? answer->status : 0, std::move(error));
       }
       queue_ = nullptr;
+      enqueue(toSend);
     }
+    toSend = completed_ ? std::vector<Pending>{} : takeSendable();
   }
   for (auto& next : toSend) send(std::move(next));
   finishOne();
+}
+
+void Crawler::enqueue(std::vector<Pending>& fresh) {
+  for (auto& pending : fresh) {
+    (pending.member ? members_ : links_).push_back(std::move(pending));
+  }
+  fresh.clear();
+}
+
+std::vector<Crawler::Pending> Crawler::takeSendable() {
+  std::vector<Pending> batch;
+  const std::size_t window =
+      options_.maxInFlight == 0 ? std::numeric_limits<std::size_t>::max() : options_.maxInFlight;
+  while (inFlight_ < window && (!links_.empty() || !members_.empty())) {
+    auto& from = links_.empty() ? members_ : links_;
+    batch.push_back(std::move(from.front()));
+    from.pop_front();
+    ++inFlight_;
+  }
+  return batch;
 }
 
 void Crawler::onError(const Pending& pending, long status, common::Error error) {

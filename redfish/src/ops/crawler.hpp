@@ -4,6 +4,7 @@
 // or at once on a fatal error.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -34,8 +35,9 @@ class Crawler : public std::enable_shared_from_this<Crawler> {
     std::string target;
     Level level;
     Handler handler;
-    bool expanded;  // a `$expand` attempt whose 4xx falls back to the plain collection
-    int depth = 1;  // requests in the dependency chain up to and including this one
+    bool expanded;        // a `$expand` attempt whose 4xx falls back to the plain collection
+    int depth = 1;        // requests in the dependency chain up to and including this one
+    bool member = false;  // a collection member: sent after links that may lead to more work
   };
 
   // All of these run under mutex_.
@@ -46,6 +48,8 @@ class Crawler : public std::enable_shared_from_this<Crawler> {
   void warn(std::string text);
   void fail(common::Error error);
   void onError(const Pending& pending, long status, common::Error error);
+  void enqueue(std::vector<Pending>& fresh);
+  std::vector<Pending> takeSendable();
 
   void onRoot(const Json& root);
   void onSystem(const Json& body);
@@ -70,6 +74,11 @@ class Crawler : public std::enable_shared_from_this<Crawler> {
   std::unordered_set<std::string> seen_;
   std::vector<Pending>* queue_ = nullptr;  // where get() queues while a handler runs
   int handlerDepth_ = 0;                   // depth of the response whose handler runs now
+  bool memberContext_ = false;             // get() is queuing a collection member
+  // The crawl's own window (CrawlOptions::maxInFlight): links that open more work go first, so
+  // the BMC's few slots never idle behind a long run of leaf members.
+  std::deque<Pending> links_, members_;
+  std::size_t inFlight_ = 0;
   std::size_t outstanding_ = 0;
   bool completed_ = false;  // no more handlers run (finished or failed)
   bool reported_ = false;   // done_ has been called
