@@ -1,6 +1,6 @@
 // Every typed operation against the simulator through the real transport: power, boot override,
 // BIOS (including a refused attribute), firmware update tasks (also hung ones), secure erase,
-// BMC account, event subscriptions and resets to defaults. The simulator runs 1000x faster than
+// BMC account, event subscriptions and resets to defaults. The simulator runs 200x faster than
 // real time so tasks of minutes finish in well under a second.
 #include <algorithm>
 
@@ -22,7 +22,7 @@
 
 namespace {
 
-constexpr double kFastTime = 1000.0;
+constexpr double kFastTime = 200.0;
 
 redfish::FollowOptions quickFollow() {
   redfish::FollowOptions options;

@@ -1,6 +1,9 @@
 #include "transport/engine.hpp"
 
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -49,6 +52,16 @@ Engine::Engine(TransportOptions options) : options_(std::move(options)) {
   curl_multi_setopt(multi_, CURLMOPT_MAXCONNECTS, static_cast<long>(options_.maxInFlightPerBmc));
   raiseOpenFileLimit();
   curl_multi_setopt(multi_, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_NOTHING));
+  epoll_ = epoll_create1(EPOLL_CLOEXEC);
+  wakeFd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  epoll_event wakeEvent{};
+  wakeEvent.events = EPOLLIN;
+  wakeEvent.data.fd = wakeFd_;
+  epoll_ctl(epoll_, EPOLL_CTL_ADD, wakeFd_, &wakeEvent);
+  curl_multi_setopt(multi_, CURLMOPT_SOCKETFUNCTION, &Engine::onSocket);
+  curl_multi_setopt(multi_, CURLMOPT_SOCKETDATA, this);
+  curl_multi_setopt(multi_, CURLMOPT_TIMERFUNCTION, &Engine::onTimer);
+  curl_multi_setopt(multi_, CURLMOPT_TIMERDATA, this);
 }
 
 Engine::~Engine() {
@@ -56,6 +69,63 @@ Engine::~Engine() {
   for (auto& [easy, running] : running_) curl_multi_remove_handle(multi_, easy);
   running_.clear();
   curl_multi_cleanup(multi_);  // closes the cached connections while every TlsPin still lives
+  close(wakeFd_);
+  close(epoll_);  // after the cleanup: it still tells onSocket to stop watching its sockets
+}
+
+int Engine::onSocket(CURL*, curl_socket_t socket, int what, void* self, void* socketp) {
+  auto* engine = static_cast<Engine*>(self);
+  if (what == CURL_POLL_REMOVE) {
+    epoll_ctl(engine->epoll_, EPOLL_CTL_DEL, socket, nullptr);
+    curl_multi_assign(engine->multi_, socket, nullptr);
+    return 0;
+  }
+  epoll_event event{};
+  event.data.fd = socket;
+  event.events =
+      ((what & CURL_POLL_IN) != 0 ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) != 0 ? EPOLLOUT : 0u);
+  const bool known = socketp != nullptr;
+  if (epoll_ctl(engine->epoll_, known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, socket, &event) != 0) {
+    // A reused descriptor number or a socket libcurl re-announces: try the other operation.
+    epoll_ctl(engine->epoll_, known ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, socket, &event);
+  }
+  if (!known) curl_multi_assign(engine->multi_, socket, engine);
+  return 0;
+}
+
+int Engine::onTimer(CURLM*, long timeoutMs, void* self) {
+  auto* engine = static_cast<Engine*>(self);
+  engine->curlTimerArmed_ = timeoutMs >= 0;
+  if (timeoutMs >= 0) {
+    engine->curlDeadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  }
+  return 0;
+}
+
+void Engine::wake() {
+  std::uint64_t one = 1;
+  [[maybe_unused]] auto written = write(wakeFd_, &one, sizeof one);
+}
+
+void Engine::runCurlTimeoutIfDue() {
+  if (!curlTimerArmed_ || std::chrono::steady_clock::now() < curlDeadline_) return;
+  curlTimerArmed_ = false;
+  int running = 0;
+  curl_multi_socket_action(multi_, CURL_SOCKET_TIMEOUT, 0, &running);
+}
+
+void Engine::dispatch(int fd, std::uint32_t events) {
+  if (fd == wakeFd_) {
+    std::uint64_t count = 0;
+    [[maybe_unused]] auto drained = read(wakeFd_, &count, sizeof count);
+    return;
+  }
+  int flags = 0;
+  if ((events & EPOLLIN) != 0) flags |= CURL_CSELECT_IN;
+  if ((events & EPOLLOUT) != 0) flags |= CURL_CSELECT_OUT;
+  if ((events & (EPOLLERR | EPOLLHUP)) != 0) flags |= CURL_CSELECT_ERR;
+  int running = 0;
+  curl_multi_socket_action(multi_, fd, flags, &running);
 }
 
 void Engine::start() {
@@ -71,7 +141,7 @@ bool Engine::post(std::function<void()> task) {
     if (closed_) return false;
     tasks_.push_back(std::move(task));
   }
-  curl_multi_wakeup(multi_);
+  wake();
   return true;
 }
 
@@ -83,7 +153,7 @@ void Engine::shutdown() {
       closed_ = true;
     }
   }
-  curl_multi_wakeup(multi_);
+  wake();
   if (onLoopThread()) return;  // the loop finishes by itself; whoever owns us joins
   std::lock_guard join(joinMutex_);
   if (thread_.joinable()) thread_.join();
@@ -160,14 +230,17 @@ void Engine::addTimer(std::chrono::milliseconds delay, std::function<void()> fir
 }
 
 void Engine::run() {
+  constexpr int kMaxEvents = 256;
+  epoll_event events[kMaxEvents];
   while (true) {
     runTasks();
     pump();
-    int active = 0;
-    curl_multi_perform(multi_, &active);
+    runCurlTimeoutIfDue();
     collectFinished();
     fireDueTimers();
     pump();
+    runCurlTimeoutIfDue();  // new attempts ask libcurl to be called back at once
+    collectFinished();
     if (stopping_) {
       if (running_.empty() && ready_.empty()) break;
       if (std::chrono::steady_clock::now() >= stopDeadline_) {
@@ -175,7 +248,9 @@ void Engine::run() {
         break;
       }
     }
-    curl_multi_poll(multi_, nullptr, 0, pollTimeoutMs(), nullptr);
+    const int ready = epoll_wait(epoll_, events, kMaxEvents, pollTimeoutMs());
+    for (int i = 0; i < ready; ++i) dispatch(events[i].data.fd, events[i].events);
+    collectFinished();
   }
   runTasks();  // tasks posted before `closed_` was set still run (and complete as cancelled)
 }
@@ -228,9 +303,12 @@ void Engine::fireDueTimers() {
 }
 
 int Engine::pollTimeoutMs() {
-  long curlMs = -1;
-  curl_multi_timeout(multi_, &curlMs);
-  long wait = curlMs < 0 ? kMaxPollMs : std::min<long>(curlMs, kMaxPollMs);
+  long wait = kMaxPollMs;
+  if (curlTimerArmed_) {
+    auto untilCurl = std::chrono::duration_cast<std::chrono::milliseconds>(
+        curlDeadline_ - std::chrono::steady_clock::now());
+    wait = std::min<long>(wait, std::max<long>(untilCurl.count(), 0));
+  }
   if (!timers_.empty()) {
     auto untilTimer = std::chrono::duration_cast<std::chrono::milliseconds>(
         timers_.begin()->first - std::chrono::steady_clock::now());

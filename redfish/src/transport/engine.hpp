@@ -58,6 +58,12 @@ class Engine : public std::enable_shared_from_this<Engine> {
   };
 
   void run();
+  void wake();
+  void dispatch(int fd, std::uint32_t events);
+  void runCurlTimeoutIfDue();
+  // libcurl's socket and timer callbacks: which sockets to watch, and when to call it back.
+  static int onSocket(CURL* easy, curl_socket_t socket, int what, void* self, void* socketp);
+  static int onTimer(CURLM* multi, long timeoutMs, void* self);
   void runTasks();
   void pump();
   void collectFinished();
@@ -68,6 +74,12 @@ class Engine : public std::enable_shared_from_this<Engine> {
 
   TransportOptions options_;
   CURLM* multi_ = nullptr;
+  // epoll over the sockets libcurl asks for (curl_multi_socket_action): each wake-up costs what
+  // is ready, not a pass over thousands of idle connections. wakeFd_ (an eventfd) interrupts it.
+  int epoll_ = -1;
+  int wakeFd_ = -1;
+  bool curlTimerArmed_ = false;
+  std::chrono::steady_clock::time_point curlDeadline_{};
   std::thread thread_;
   std::atomic<std::thread::id> loopId_{};
   std::mutex joinMutex_;

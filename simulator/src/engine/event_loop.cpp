@@ -17,6 +17,9 @@ EventLoop::EventLoop() {
 EventLoop::~EventLoop() {
   stopThread({});
   if (wakeup_ != nullptr) event_free(wakeup_);
+  // Freed bufferevents (TLS ones especially) finish in deferred callbacks; run those once, or
+  // event_base_free would leak the connections that were open at stop.
+  if (base_ != nullptr) event_base_loop(base_, EVLOOP_NONBLOCK);
   if (base_ != nullptr) event_base_free(base_);
 }
 
