@@ -63,14 +63,11 @@ std::vector<std::string> profileNames() {
   return {"dell-r750", "hpe-dl385", "lenovo-sr670v2", "supermicro-hgx-h100", "dgx-h100"};
 }
 
-common::Result<std::shared_ptr<const Profile>> loadProfile(const std::string& name,
-                                                           const std::string& profilesDir) {
-  if (!model::contains(profileNames(), name)) {
-    return common::notFound("unknown_profile", "no simulator profile named " + name);
-  }
-  fs::path dir =
-      profilesDir.empty() ? fs::path(BMC_SIM_DEFAULT_PROFILES_DIR) : fs::path(profilesDir);
-  PROV_ASSIGN(auto document, readJsonFile(dir / (name + ".json")));
+namespace {
+
+common::Result<std::shared_ptr<const Profile>> loadProfileFile(const fs::path& file,
+                                                               const std::string& name) {
+  PROV_ASSIGN(auto document, readJsonFile(file));
   const auto* resources = model::member(document, "resources");
   if (!resources || !resources->is_object() || !model::member(*resources, "/redfish/v1")) {
     return common::invalidArgument("malformed_profile", "profile without resources: " + name);
@@ -78,9 +75,23 @@ common::Result<std::shared_ptr<const Profile>> loadProfile(const std::string& na
   return ProfileBuilder::build(name, model::stringAt(document, "source"), *resources);
 }
 
+}  // namespace
+
+common::Result<std::shared_ptr<const Profile>> loadProfile(const std::string& name,
+                                                           const std::string& profilesDir) {
+  if (!model::contains(profileNames(), name)) {
+    return common::notFound("unknown_profile", "no simulator profile named " + name);
+  }
+  fs::path dir =
+      profilesDir.empty() ? fs::path(BMC_SIM_DEFAULT_PROFILES_DIR) : fs::path(profilesDir);
+  return loadProfileFile(dir / (name + ".json"), name);
+}
+
 common::Result<std::shared_ptr<const Profile>> loadDumpProfile(const std::string& dumpDir) {
   std::error_code ec;
   fs::path root(dumpDir);
+  // A shipped profile file holds the same recorded resources as its dump directory.
+  if (fs::is_regular_file(root, ec)) return loadProfileFile(root, root.stem().string());
   if (!fs::is_directory(root / "redfish" / "v1", ec)) {
     return common::notFound("dump_not_found", "no redfish/v1 under " + dumpDir);
   }
