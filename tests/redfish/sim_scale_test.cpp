@@ -26,7 +26,10 @@ TEST_CASE("A thousand BMCs crawled concurrently within the in-flight limits", "[
   std::vector<std::string> failures;
   std::vector<std::shared_ptr<redfish::BmcClient>> clients;
   redfish::CrawlOptions crawl;
-  crawl.crawlFirmware = false;  // keeps the debug build quick; the DGX bench crawls everything
+  // Systems only, to keep the sanitizer build quick; bench/redfish_crawl crawls everything.
+  crawl.crawlFirmware = false;
+  crawl.crawlChassis = false;
+  crawl.crawlManagers = false;
   for (const auto& bmc : sim.fleet->bmcs()) {
     auto client = sim.client(bmc.id);
     clients.push_back(client);
@@ -48,7 +51,7 @@ TEST_CASE("A thousand BMCs crawled concurrently within the in-flight limits", "[
   auto fleetStats = sim.fleet->stats();
   for (const auto& bmc : fleetStats.bmcs) {
     CHECK(bmc.peakConnections <= 2);
-    CHECK(bmc.requests > 10);
+    CHECK(bmc.requests > 5);
   }
   // Connections are reused: far fewer than requests.
   WARN("attempts " << transportStats.attempts << ", connections opened (client) "
