@@ -42,10 +42,13 @@ def counting(response):
 def member_paths(conn, path):
     body = conn.get(path).json()
     paths = [m["@odata.id"] for m in body.get("Members", [])]
-    while body.get("Members@odata.nextLink"):
+    seen = {path}
+    # Each page once: a recorded page can name itself as the next one (our crawl does the same).
+    while body.get("Members@odata.nextLink") and body["Members@odata.nextLink"] not in seen:
+        seen.add(body["Members@odata.nextLink"])
         body = conn.get(body["Members@odata.nextLink"]).json()
         paths += [m["@odata.id"] for m in body.get("Members", [])]
-    return paths
+    return sorted(set(paths))
 
 
 def raw_members(conn, pool, holder, key):
