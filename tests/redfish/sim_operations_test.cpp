@@ -66,6 +66,23 @@ std::pair<std::string, std::string> changeableEnum(const redfish::BiosRegistry& 
   return {};
 }
 
+struct BiosChange {
+  redfish::BiosInfo bios;
+  redfish::BiosRegistry registry;
+  std::string name;   // a writable enumeration attribute
+  std::string value;  // a value it does not have now
+};
+
+BiosChange biosChange(Bmc& bmc) {
+  auto bios = redfish::readBios(*bmc.client, bmc.system);
+  REQUIRE(bios.ok());
+  auto registry = redfish::readBiosRegistry(*bmc.client, *bios);
+  REQUIRE(registry.ok());
+  auto [name, value] = changeableEnum(*registry, bios->attributes);
+  REQUIRE_FALSE(name.empty());
+  return {*bios, *registry, name, value};
+}
+
 }  // namespace
 
 TEST_CASE("Power off and on through Reset with a ResetType the BMC allows", "[redfish][sim]") {
@@ -103,19 +120,15 @@ TEST_CASE("A one-time PXE boot override is consumed by the next boot", "[redfish
 
 TEST_CASE("BIOS settings are validated, stay pending, and apply on reset", "[redfish][sim]") {
   Bmc bmc("dell-r750");
-  auto bios = redfish::readBios(*bmc.client, bmc.system);
-  REQUIRE(bios.ok());
-  auto registry = redfish::readBiosRegistry(*bmc.client, *bios);
-  REQUIRE(registry.ok());
-  auto [name, value] = changeableEnum(*registry, bios->attributes);
-  REQUIRE_FALSE(name.empty());
+  auto change = biosChange(bmc);
+  auto& [bios, registry, name, value] = change;
   nlohmann::json desired = {{name, value}};
 
   auto applied =
-      redfish::applyBiosSettings(*bmc.client, bmc.system, desired, bmc.quirks, &*registry);
+      redfish::applyBiosSettings(*bmc.client, bmc.system, desired, bmc.quirks, &registry);
   REQUIRE(applied.ok());
   CHECK(applied->patched == desired);
-  auto pending = redfish::readPendingBios(*bmc.client, *bios);
+  auto pending = redfish::readPendingBios(*bmc.client, bios);
   REQUIRE(pending.ok());
   CHECK((*pending)[name] == value);
   CHECK(redfish::biosNotApplied(*bmc.client, bmc.system, desired).value() ==
@@ -127,7 +140,7 @@ TEST_CASE("BIOS settings are validated, stay pending, and apply on reset", "[red
   bmc.advance(600);
   CHECK(redfish::biosNotApplied(*bmc.client, bmc.system, desired).value().empty());
   // Applying the same settings again changes nothing.
-  auto noop = redfish::applyBiosSettings(*bmc.client, bmc.system, desired, bmc.quirks, &*registry);
+  auto noop = redfish::applyBiosSettings(*bmc.client, bmc.system, desired, bmc.quirks, &registry);
   REQUIRE(noop.ok());
   CHECK(noop->patched.empty());
 }
@@ -135,20 +148,16 @@ TEST_CASE("BIOS settings are validated, stay pending, and apply on reset", "[red
 TEST_CASE("A refused BIOS attribute is a typed error naming it and listing allowed values",
           "[redfish][sim]") {
   Bmc bmc("dell-r750");
-  auto bios = redfish::readBios(*bmc.client, bmc.system);
-  REQUIRE(bios.ok());
-  auto registry = redfish::readBiosRegistry(*bmc.client, *bios);
-  REQUIRE(registry.ok());
-  auto [name, value] = changeableEnum(*registry, bios->attributes);
-  REQUIRE_FALSE(name.empty());
+  auto change = biosChange(bmc);
+  auto& [bios, registry, name, value] = change;
 
   auto unknown = redfish::applyBiosSettings(*bmc.client, bmc.system, {{"NoSuchKnob", "On"}},
-                                            bmc.quirks, &*registry);
+                                            bmc.quirks, &registry);
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.error().code == redfish::codes::kUnknownAttribute);
 
   auto badValue = redfish::applyBiosSettings(*bmc.client, bmc.system, {{name, "Sideways"}},
-                                             bmc.quirks, &*registry);
+                                             bmc.quirks, &registry);
   REQUIRE_FALSE(badValue.ok());
   CHECK(badValue.error().code == redfish::codes::kNotAllowed);
   CHECK(badValue.error().message.find(value) != std::string::npos);
@@ -157,7 +166,7 @@ TEST_CASE("A refused BIOS attribute is a typed error naming it and listing allow
   // The BMC refuses it too, in its own words, when a client skips the validation.
   redfish::Request patch;
   patch.method = redfish::Method::kPatch;
-  patch.target = bios->settingsPath;
+  patch.target = bios.settingsPath;
   patch.body = nlohmann::json({{"Attributes", {{name, "Sideways"}}}}).dump();
   patch.headers = {{"If-Match", "*"}};
   auto refused = bmc.client->send(patch);
