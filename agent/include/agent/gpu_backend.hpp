@@ -1,0 +1,39 @@
+// The agent's GPU backend: what it needs from the GPUs, with a real (CUDA + NVML) and a simulated
+// implementation.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agent/protocol.hpp"
+#include "common/result.hpp"
+
+namespace agent {
+
+// Counters sampled by the health watch (NVML on real GPUs).
+struct HealthSample {
+  std::uint64_t ecc_corrected_total = 0;
+  std::uint64_t ecc_uncorrected_total = 0;
+  std::vector<int> new_xid_events;  // since the previous sample
+  int temperature_c = 0;
+  std::vector<std::string> throttle_reasons;
+};
+
+class GpuBackend {
+ public:
+  virtual ~GpuBackend() = default;
+  virtual std::string name() const = 0;  // "cuda", "simulated"
+  virtual std::string driverVersion() const = 0;
+  virtual common::Result<std::vector<GpuFacts>> discover() = 0;
+  // Each runs for about `seconds` on GPU `index` and returns the sustained figure.
+  virtual common::Result<double> computeTflops(int index, double seconds) = 0;
+  virtual common::Result<double> hbmBandwidthGbps(int index, double seconds) = 0;
+  virtual common::Result<double> pcieBandwidthGbps(int index, bool host_to_device,
+                                                   double seconds) = 0;
+  virtual common::Result<double> peerBandwidthGbps(int from, int to, double seconds) = 0;
+  virtual common::Result<HealthSample> sampleHealth(int index) = 0;
+};
+
+}  // namespace agent
