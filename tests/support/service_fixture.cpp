@@ -2,7 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "images/artifact_store.hpp"
 #include "inventory/migrations.hpp"
+#include "common/secret_box.hpp"
 #include "support/test_database.hpp"
 
 namespace testing {
@@ -48,11 +50,18 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
       options, provisioner::api::makeAuthenticator(db_, token_cache_),
       provisioner::api::makeAuditSink(db_), metrics_);
   auto box = orFail(common::SecretBox::fromKeyText(kTestKey), "key");
+  store_dir_ = std::filesystem::temp_directory_path() /
+               ("provisioner-store-" + common::sha256Hex(common::randomBytes(8)).substr(0, 12));
+  auto store = orFail(images::ArtifactStore::open(store_dir_), "artifact store");
   provisioner::api::ApiContext context{
-      db_, std::make_shared<const common::SecretBox>(box), files, metrics_,
-      std::string(PROVISIONER_TEST_SOURCE_DIR) + "/docs/openapi.yaml", token_cache_};
-  provisioner::api::registerRoutes(*server_, context);
+      db_,      std::make_shared<const common::SecretBox>(box),
+      files,    metrics_,
+      std::string(PROVISIONER_TEST_SOURCE_DIR) + "/docs/openapi.yaml",
+      token_cache_, store, trusted_keys_, {}};
   port_ = orFail(server_->bind(), "bind");
+  context.boot.public_url = publicUrl();
+  context.boot.retry_seconds = 5;
+  provisioner::api::registerRoutes(*server_, context);
   thread_ = std::thread([this] { server_->run(); });
   for (const char* role : {"viewer", "procurement", "asset", "operator", "admin"}) {
     auto issued = orFail(provisioner::api::issueToken(*db_, std::string("test-") + role, role),
@@ -64,6 +73,8 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
 ServiceFixture::~ServiceFixture() {
   server_->stop();
   if (thread_.joinable()) thread_.join();
+  std::error_code ec;
+  std::filesystem::remove_all(store_dir_, ec);
 }
 
 HttpResult ServiceFixture::get(const std::string& path, const std::string& role,
@@ -96,10 +107,10 @@ HttpResult ServiceFixture::send(const std::string& method, const std::string& pa
 }
 
 HttpResult ServiceFixture::anonymous(const std::string& method, const std::string& path,
-                                     const std::string& body) {
+                                     const std::string& body, const httplib::Headers& headers) {
   httplib::Client client("127.0.0.1", port_);
-  if (method == "GET") return toResult(client.Get(path.c_str()));
-  return toResult(client.Post(path.c_str(), body, "application/json"));
+  if (method == "GET") return toResult(client.Get(path.c_str(), headers));
+  return toResult(client.Post(path.c_str(), headers, body, "application/json"));
 }
 
 }  // namespace testing

@@ -2,6 +2,7 @@
 // an ephemeral port, tokens for each role, and an HTTP client helper.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "images/signing.hpp"
 #include "inventory/database.hpp"
 #include "provisioner/api/api.hpp"
 
@@ -44,9 +46,15 @@ class ServiceFixture {
                       const nlohmann::json& body, const std::string& role = "admin") {
     return send(method, path, body.dump(), role);
   }
-  // Without any Authorization header.
+  // Without any Authorization header; `headers` may carry an agent token.
   HttpResult anonymous(const std::string& method, const std::string& path,
-                       const std::string& body = "");
+                       const std::string& body = "", const httplib::Headers& headers = {});
+
+  // The artifact store (a fresh temporary folder) and the keys image registration trusts.
+  const std::filesystem::path& storeDir() const { return store_dir_; }
+  images::TrustedKeys& trustedKeys() { return *trusted_keys_; }
+  // The URL booting nodes are told to reach the service at.
+  std::string publicUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
  private:
   std::string url_;
@@ -59,6 +67,8 @@ class ServiceFixture {
   std::thread thread_;
   int port_ = 0;
   std::map<std::string, std::string> tokens_;
+  std::filesystem::path store_dir_;
+  std::shared_ptr<images::TrustedKeys> trusted_keys_ = std::make_shared<images::TrustedKeys>();
 };
 
 }  // namespace testing

@@ -21,6 +21,8 @@ constexpr Row kDocumentedMatrix[] = {
     {Permission::kWritePurchaseOrders, {false, true, false, false, true}},
     {Permission::kWriteSites, {false, false, true, true, true}},
     {Permission::kWriteNodes, {false, false, true, true, true}},
+    {Permission::kWriteImages, {false, false, false, true, true}},
+    {Permission::kOperateNodes, {false, false, false, true, true}},
     {Permission::kReadAudit, {false, false, true, true, true}},
     {Permission::kManageTokens, {false, false, false, false, true}},
 };

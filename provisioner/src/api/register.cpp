@@ -10,6 +10,12 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addSiteRoutes(server, ctx);
   addNodeRoutes(server, ctx);
   addAdminRoutes(server, ctx);
+  addImageRoutes(server, ctx);
+  addChannelRoutes(server, ctx);
+  addProfileRoutes(server, ctx);
+  addBootRoutes(server, ctx);
+  addTaskRoutes(server, ctx);
+  addAgentRoutes(server, ctx);
 }
 
 }  // namespace provisioner::api

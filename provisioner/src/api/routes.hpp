@@ -21,5 +21,11 @@ void addAssetRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addSiteRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addNodeRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addAdminRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addImageRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addChannelRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addProfileRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addBootRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addTaskRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addAgentRoutes(http::ApiServer& server, const ContextPtr& ctx);
 
 }  // namespace provisioner::api

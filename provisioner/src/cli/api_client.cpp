@@ -2,6 +2,9 @@
 
 #include <httplib.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "provisioner/cli/ctl.hpp"
 #include "provisioner/cli/errors.hpp"
 #include "provisioner/cli/json_fields.hpp"
@@ -90,7 +93,35 @@ struct ApiClient::Impl {
   Result<ApiReply> send(httplib::Request request, bool expectJson) {
     request.path = settings.endpoint.pathPrefix + request.path;
     request.set_header("User-Agent", std::string("provisionerctl/") + kCtlVersion);
-    auto result = client.send(request);
+    return interpret(client.send(request), request.method, request.path, expectJson);
+  }
+
+  // Streams a file as the body of a PUT (artifacts are far larger than memory should hold).
+  Result<ApiReply> putFile(const std::string& path, const std::string& file_path) {
+    auto file = std::make_shared<std::ifstream>(file_path, std::ios::binary);
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(file_path, ec);
+    if (!*file || ec) {
+      return common::fail(common::invalidArgument("file_unreadable",
+                                                  "cannot read " + file_path, file_path));
+    }
+    const std::string target = settings.endpoint.pathPrefix + path;
+    httplib::Headers headers{{"Accept", kAcceptJson},
+                             {"User-Agent", std::string("provisionerctl/") + kCtlVersion}};
+    auto provider = [file](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+      std::vector<char> buffer(std::min<std::size_t>(length, 1 << 20));
+      file->seekg(static_cast<std::streamoff>(offset));
+      file->read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      const auto got = static_cast<std::size_t>(file->gcount());
+      return got > 0 && sink.write(buffer.data(), got);
+    };
+    return interpret(client.Put(target, headers, static_cast<std::size_t>(size), provider,
+                                "application/octet-stream"),
+                     "PUT", target, true);
+  }
+
+  Result<ApiReply> interpret(const httplib::Result& result, const std::string& method,
+                             const std::string& path, bool expectJson) {
     if (!result) {
       return common::fail(Error{ErrorKind::kUnavailable,
                                 kConnectionErrorCode,
@@ -108,7 +139,7 @@ struct ApiClient::Impl {
     if (reply.json.is_discarded()) {
       return common::fail(Error{ErrorKind::kProtocol,
                                 kBadResponseCode,
-                                "the server answered " + request.method + " " + request.path +
+                                "the server answered " + method + " " + path +
                                     " with a body that is not JSON",
                                 {},
                                 "HTTP " + std::to_string(res.status)});
@@ -164,6 +195,17 @@ Result<ApiReply> ApiClient::postBody(const std::string& path, const Query& query
   request.set_header("Content-Type", contentType);
   request.body = std::move(body);
   return impl_->send(std::move(request), true);
+}
+
+Result<ApiReply> ApiClient::putJson(const std::string& path, const nlohmann::json& body) {
+  auto request = makeRequest("PUT", path, kAcceptJson);
+  request.set_header("Content-Type", kJsonType);
+  request.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return impl_->send(std::move(request), true);
+}
+
+Result<ApiReply> ApiClient::putFile(const std::string& path, const std::string& file_path) {
+  return impl_->putFile(path, file_path);
 }
 
 Result<ApiReply> ApiClient::deleteJson(const std::string& path) {

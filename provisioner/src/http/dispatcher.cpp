@@ -197,6 +197,9 @@ common::Result<Response> Dispatcher::process(IncomingRequest& incoming, Exchange
   const RouteSpec& route = *lookup.match->spec;
   if (route.permission != Permission::kPublic) PROV_TRY(authenticate(incoming, route, exchange));
   if (incoming.body_too_large) return payloadTooLarge();
+  if (route.streams_body != static_cast<bool>(incoming.stream)) {
+    return common::internalError("route " + route.name + " and transport disagree on streaming");
+  }
   if (carriesBody(*exchange.method)) {
     PROV_TRY(checkMediaType(incoming, route, incoming.body_unsupported));
   }
@@ -211,7 +214,13 @@ common::Result<Response> Dispatcher::process(IncomingRequest& incoming, Exchange
   request.headers = std::move(incoming.headers);
   request.query_params = std::move(incoming.query);
   request.route_name = route.name;
+  request.read_body = std::move(incoming.stream);
   return invoke(route, request);
+}
+
+bool Dispatcher::streamsBody(const std::string& method, std::string_view path) const {
+  auto lookup = router_.find(parseMethod(method), path);
+  return lookup.match && lookup.match->spec->streams_body;
 }
 
 common::Result<Principal> Dispatcher::identify(const IncomingRequest& incoming) const {

@@ -27,6 +27,8 @@ struct IncomingRequest {
   bool body_unsupported = false;  // a body we cannot take at all (multipart)
   // A status the transport has already decided (400 unparsable, 414, 500); 0 when none.
   int transport_status = 0;
+  // For a route that streams its body: pulls the body from the transport (body stays empty).
+  BodyReader stream;
 };
 
 class Dispatcher {
@@ -35,6 +37,9 @@ class Dispatcher {
              std::shared_ptr<MetricsRegistry> metrics);
 
   common::Result<void> addRoute(RouteSpec spec) { return router_.add(std::move(spec)); }
+
+  // True when the route for this method and path reads its body itself.
+  bool streamsBody(const std::string& method, std::string_view path) const;
 
   // Answers the request; never throws. The response carries X-Request-Id.
   Response dispatch(IncomingRequest incoming) const;

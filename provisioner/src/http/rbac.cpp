@@ -32,6 +32,10 @@ constexpr Grant kGrants[] = {
     {Permission::kWriteNodes, Role::kAsset},
     {Permission::kWriteNodes, Role::kOperator},
     {Permission::kWriteNodes, Role::kAdmin},
+    {Permission::kWriteImages, Role::kOperator},
+    {Permission::kWriteImages, Role::kAdmin},
+    {Permission::kOperateNodes, Role::kOperator},
+    {Permission::kOperateNodes, Role::kAdmin},
     {Permission::kReadAudit, Role::kAsset},
     {Permission::kReadAudit, Role::kOperator},
     {Permission::kReadAudit, Role::kAdmin},
@@ -67,6 +71,10 @@ std::string_view toString(Permission permission) {
       return "write_sites";
     case Permission::kWriteNodes:
       return "write_nodes";
+    case Permission::kWriteImages:
+      return "write_images";
+    case Permission::kOperateNodes:
+      return "operate_nodes";
     case Permission::kReadAudit:
       return "read_audit";
     case Permission::kManageTokens:

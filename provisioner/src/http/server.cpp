@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <vector>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -60,10 +63,44 @@ IncomingRequest incomingFrom(const httplib::Request& req) {
   return incoming;
 }
 
-void writeResponse(const Response& response, httplib::Response& res) {
+// Streams a file body in pieces; cpp-httplib asks for the ranges a Range request wants.
+void setFileContent(const Response& response, const httplib::Request& req,
+                    httplib::Response& res) {
+  auto file = std::make_shared<std::ifstream>(response.file_path, std::ios::binary);
+  res.set_header("Accept-Ranges", "bytes");
+  // A 200 from the handler becomes 206 when the client asked for a range: the library decides.
+  if (response.status == 200 && req.has_header("Range")) res.status = -1;
+  res.set_content_provider(
+      static_cast<std::size_t>(response.file_size), response.content_type,
+      [file](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        constexpr std::size_t kChunk = 256 * 1024;
+        std::vector<char> buffer(std::min(length, kChunk));
+        file->clear();
+        file->seekg(static_cast<std::streamoff>(offset));
+        file->read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        const auto got = static_cast<std::size_t>(file->gcount());
+        return got > 0 && sink.write(buffer.data(), got);
+      });
+}
+
+void writeResponse(const Response& response, const httplib::Request& req,
+                   httplib::Response& res) {
   res.status = response.status;
   for (const auto& [name, value] : response.headers) res.set_header(name, value);
-  res.set_content(response.body, response.content_type);
+  if (!response.file_path.empty()) {
+    setFileContent(response, req, res);
+  } else {
+    res.set_content(response.body, response.content_type);
+  }
+}
+
+// A declared Content-Length over `limit`: refused without reading the body.
+bool declaredOver(const httplib::Request& req, std::uint64_t limit) {
+  if (!req.has_header("Content-Length")) return false;
+  const std::string value = req.get_header_value("Content-Length");
+  std::uint64_t length = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), length);
+  return ec != std::errc() || end != value.data() + value.size() || length > limit;
 }
 
 // Reads the body into `incoming`, keeping at most `limit` bytes. Over the limit, the rest is
@@ -108,20 +145,47 @@ struct ApiServer::Impl {
 
   void configure();
   void serve(const httplib::Request& req, httplib::Response& res) const {
-    writeResponse(dispatcher.dispatch(incomingFrom(req)), res);
+    writeResponse(dispatcher.dispatch(incomingFrom(req)), req, res);
   }
   void serveWithBody(const httplib::Request& req, httplib::Response& res,
                      const httplib::ContentReader& reader) const {
+    if (dispatcher.streamsBody(req.method, req.path)) return serveStreamed(req, res, reader);
     IncomingRequest incoming = incomingFrom(req);
-    readBody(req, res, reader, options.max_body_bytes, incoming);
-    writeResponse(dispatcher.dispatch(std::move(incoming)), res);
+    bool body_left_unread = false;
+    if (declaredOver(req, options.max_body_bytes)) {
+      incoming.body_too_large = true;
+      body_left_unread = true;
+    } else {
+      readBody(req, res, reader, options.max_body_bytes, incoming);
+    }
+    writeResponse(dispatcher.dispatch(std::move(incoming)), req, res);
+    if (body_left_unread) res.set_header("Connection", "close");
+  }
+  // The handler pulls the body; if it never does (refused before reading), the connection is
+  // closed so the unread bytes are not taken for the next request.
+  void serveStreamed(const httplib::Request& req, httplib::Response& res,
+                     const httplib::ContentReader& reader) const {
+    IncomingRequest incoming = incomingFrom(req);
+    bool consumed = false;
+    const std::uint64_t limit = options.max_stream_bytes;
+    incoming.stream = [&reader, &consumed, limit](const BodySink& sink) {
+      consumed = true;
+      std::uint64_t total = 0;
+      return reader([&sink, &total, limit](const char* data, std::size_t size) {
+        total += size;
+        return total <= limit && sink(std::string_view(data, size));
+      });
+    };
+    if (declaredOver(req, limit)) incoming.body_too_large = true;
+    writeResponse(dispatcher.dispatch(std::move(incoming)), req, res);
+    if (!consumed) res.set_header("Connection", "close");
   }
   // Answers with `status` decided by the library (unparsable request, URI too long, a throw).
   void answerTransportError(const httplib::Request& req, httplib::Response& res, int status) const {
     IncomingRequest incoming = incomingFrom(req);
     incoming.transport_status = status;
     res.headers.clear();
-    writeResponse(dispatcher.dispatch(std::move(incoming)), res);
+    writeResponse(dispatcher.dispatch(std::move(incoming)), req, res);
   }
 
   ServerOptions options;
@@ -140,7 +204,10 @@ void ApiServer::Impl::configure() {
   // Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to small responses.
   server.set_tcp_nodelay(true);
   server.set_keep_alive_max_count(options.keep_alive_max_requests);
-  server.set_payload_max_length(options.max_body_bytes);
+  // Buffered routes enforce max_body_bytes themselves (readBody, declaredOver).
+  server.set_payload_max_length(
+      static_cast<std::size_t>(std::max<std::uint64_t>(options.max_body_bytes,
+                                                       options.max_stream_bytes)));
   server.set_keep_alive_timeout(options.keep_alive_timeout_s);
   server.set_read_timeout(options.read_timeout_s, 0);
   server.set_write_timeout(options.write_timeout_s, 0);

@@ -13,6 +13,10 @@
 
 #include "bmc_command.hpp"
 #include "common/secret_box.hpp"
+#include "image_local_commands.hpp"
+#include "images/artifact_store.hpp"
+#include "images/signing.hpp"
+#include "provisioner/cli/ctl.hpp"
 #include "inventory/access.hpp"
 #include "inventory/migrations.hpp"
 #include "provisioner/api/api.hpp"
@@ -136,6 +140,37 @@ class SignalWatcher {
   std::thread thread_;
 };
 
+std::string orUnderState(const ServiceOptions& o, const std::string& value, const char* sub) {
+  return value.empty() ? (std::filesystem::path(o.state_dir) / sub).string() : value;
+}
+
+// The public keys images must be signed with; an empty folder means no image can be registered
+// yet (said loudly, not refused: the service has more to do than images).
+common::Result<std::shared_ptr<images::TrustedKeys>> loadTrustedKeys(const ServiceOptions& o) {
+  const std::string dir = orUnderState(o, o.trusted_keys_dir, "trusted-keys");
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  auto keys = std::make_shared<images::TrustedKeys>();
+  PROV_TRY(keys->addDirectory(dir));
+  if (keys->empty()) {
+    spdlog::warn("no image signing keys in {}: image registration will refuse every image", dir);
+  } else {
+    spdlog::info("trusting {} image signing key(s) from {}", keys->keyIds().size(), dir);
+  }
+  return keys;
+}
+
+api::BootSettings bootSettings(const ServiceOptions& o, const std::string& host, int port) {
+  api::BootSettings boot;
+  boot.public_url = o.public_url.empty() ? "http://" + host + ":" + std::to_string(port)
+                                         : o.public_url;
+  while (!boot.public_url.empty() && boot.public_url.back() == '/') boot.public_url.pop_back();
+  boot.mirror_url = o.artifact_mirror_url;
+  while (!boot.mirror_url.empty() && boot.mirror_url.back() == '/') boot.mirror_url.pop_back();
+  boot.boot_token_ttl_s = o.boot_token_ttl_s;
+  return boot;
+}
+
 int serve(const ServiceOptions& o) {
   auto listen = parseListen(o.listen);
   if (!listen) return report(listen.error());
@@ -143,6 +178,10 @@ int serve(const ServiceOptions& o) {
   if (!box) return report(box.error());
   auto rt = openRuntime(o);
   if (!rt) return report(rt.error());
+  auto store = images::ArtifactStore::open(orUnderState(o, o.image_store_dir, "images"));
+  if (!store) return report(store.error());
+  auto trusted = loadTrustedKeys(o);
+  if (!trusted) return report(trusted.error());
 
   auto metrics = std::make_shared<http::MetricsRegistry>();
   http::ServerOptions server_options;
@@ -157,10 +196,15 @@ int serve(const ServiceOptions& o) {
                           rt->migrations,
                           metrics,
                           PROVISIONER_DEFAULT_OPENAPI_FILE,
-                          token_cache};
-  api::registerRoutes(server, context);
+                          token_cache,
+                          *store,
+                          *trusted,
+                          {}};
   auto port = server.bind();
   if (!port) return report(port.error());
+  // The boot URLs need the bound port (an ephemeral one in tests), so routes come after bind().
+  context.boot = bootSettings(o, listen->first, *port);
+  api::registerRoutes(server, context);
   spdlog::info("serving on http://{}:{}", listen->first, *port);
   {
     SignalWatcher watcher([&server] { server.stop(); });
@@ -235,12 +279,24 @@ int bmc(std::vector<std::string> args) {
 
 }  // namespace
 
+// `provisioner image ...`: offline commands here; the rest go through the API like provisionerctl.
+int image(const std::vector<std::string>& args) {
+  const int local = runImageLocalCommand(args, std::cout, std::cerr);
+  if (local >= 0) return local;
+  std::vector<std::string> ctl_args{"image"};
+  ctl_args.insert(ctl_args.end(), args.begin(), args.end());
+  return cli::runCtl(ctl_args, std::cout, std::cerr, cli::Environment::fromProcess());
+}
+
 int runProvisioner(const std::vector<std::string>& args) {
   if (!args.empty() && args.front() == "bmc") {
     spdlog::set_default_logger(std::make_shared<spdlog::logger>(
         "provisioner", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
     http::configureJsonLogging(spdlog::level::warn);
     return bmc(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
+  if (!args.empty() && args.front() == "image") {
+    return image(std::vector<std::string>(args.begin() + 1, args.end()));
   }
   auto options = parseServiceOptions(args);
   if (!options) {

@@ -63,6 +63,16 @@ std::map<std::string, Setter> flagSetters() {
       {"--role", text(&ServiceOptions::token_role)},
       {"--http-threads", count(&ServiceOptions::http_threads, "--http-threads")},
       {"--db-pool-size", count(&ServiceOptions::db_pool_size, "--db-pool-size")},
+      {"--image-store", text(&ServiceOptions::image_store_dir)},
+      {"--trusted-keys", text(&ServiceOptions::trusted_keys_dir)},
+      {"--public-url", text(&ServiceOptions::public_url)},
+      {"--artifact-mirror", text(&ServiceOptions::artifact_mirror_url)},
+      {"--boot-token-ttl",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--boot-token-ttl", v, 60, 7 * 86400));
+         o.boot_token_ttl_s = static_cast<int>(n);
+         return common::success();
+       })},
   };
 }
 
@@ -145,6 +155,16 @@ flags:
   --http-threads N            HTTP worker threads, one per open connection (default 32)
   --db-pool-size N            database connections (default 8)
   --log-level LEVEL           trace, debug, info, warn, error (default info)
+  --image-store DIR           content-addressed artifact store (default DIR/images)
+  --trusted-keys DIR          Ed25519 public keys (*.pub, *.pem) images must be signed with
+                              (default DIR/trusted-keys)
+  --public-url URL            how booting nodes reach this service (default http://LISTEN)
+  --artifact-mirror URL       nodes fetch artifacts from URL/sha256/<hex> instead
+  --boot-token-ttl SECONDS    lifetime of the one-time agent token in a boot script (default 3600)
+
+image commands (docs/images.md):
+  image keygen|manifest|sign|verify ...      offline: keys, manifests, signatures
+  image upload|register|list|promote|rollback|channels ...   through the API (like provisionerctl)
 )";
 }
 

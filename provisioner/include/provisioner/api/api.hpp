@@ -14,7 +14,21 @@
 #include "provisioner/api/token_cache.hpp"
 #include "provisioner/http/server.hpp"
 
+namespace images {
+class ArtifactStore;
+class TrustedKeys;
+}  // namespace images
+
 namespace provisioner::api {
+
+// How nodes boot: the URLs their iPXE scripts and kernel command lines carry, and token lifetimes.
+struct BootSettings {
+  std::string public_url;  // how nodes reach this service, e.g. "http://10.0.0.1:8080"
+  std::string mirror_url;  // when set, artifacts are fetched from MIRROR/sha256/<hex> instead
+  int boot_token_ttl_s = 3600;      // a rendered script's one-time token
+  int session_token_ttl_s = 86400;  // the agent's token for the rest of its task
+  int retry_seconds = 30;           // what an unknown or not-yet-ready node waits
+};
 
 struct ApiContext {
   inventory::DatabasePtr db;
@@ -23,6 +37,9 @@ struct ApiContext {
   std::shared_ptr<http::MetricsRegistry> metrics;
   std::string openapi_path;  // docs/openapi.yaml, served at /api/v1/openapi.yaml
   std::shared_ptr<TokenCache> token_cache;  // cleared when a token is revoked; may be null
+  std::shared_ptr<images::ArtifactStore> artifacts;          // null: no image routes
+  std::shared_ptr<const images::TrustedKeys> trusted_keys;  // keys images must be signed with
+  BootSettings boot;
 };
 
 // Registers every route of the service (health, metrics, API v1) on `server`.

@@ -39,6 +39,8 @@ std::vector<Command> assetCommands();
 std::vector<Command> nodeCommands();
 std::vector<Command> auditCommands();
 std::vector<Command> tokenCommands();
+std::vector<Command> imageCommands();
+std::vector<Command> burnInCommands();
 std::vector<Command> localCommands();  // version, help
 
 // A usage error for the running command, e.g. a flag value that is not a number.

@@ -16,6 +16,8 @@ enum class Permission {
   kWritePurchaseOrders,
   kWriteSites,
   kWriteNodes,
+  kWriteImages,   // register images, upload artifacts, promote and roll back channels, profiles
+  kOperateNodes,  // start and cancel burn-in (and later wipe) tasks
   kReadAudit,
   kManageTokens,
 };

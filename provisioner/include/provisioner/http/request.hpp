@@ -25,6 +25,11 @@ std::optional<Method> parseMethod(std::string_view text);
 // POST, PUT, PATCH and DELETE: the ones the audit log records.
 bool isMutating(Method method);
 
+// Streamed request bodies (large uploads): the sink gets each chunk as it arrives and returns
+// false to stop reading. The reader returns false when the transport or the sink stopped early.
+using BodySink = std::function<bool(std::string_view chunk)>;
+using BodyReader = std::function<bool(const BodySink& sink)>;
+
 // Who is calling, as the Authenticator established it from the bearer token.
 struct Principal {
   std::int64_t token_id = 0;
@@ -42,6 +47,8 @@ struct Request {
   std::vector<std::pair<std::string, std::string>> headers;  // as received
   std::multimap<std::string, std::string> query_params;      // percent-decoded
   std::string route_name;                                    // RouteSpec::name of the match
+  // Set only on routes with RouteSpec::streams_body (then `body` stays empty); call at most once.
+  BodyReader read_body;
 
   // Case-insensitive; the first value, or "" when the header is absent.
   std::string header(std::string_view name) const;
@@ -56,6 +63,10 @@ struct Response {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  // When set, the body is this file (of file_size bytes), streamed by the server, which also
+  // answers Range requests (206 with the requested bytes) and HEAD.
+  std::string file_path;
+  std::uint64_t file_size = 0;
 };
 
 // A response whose body is `body` serialised (invalid UTF-8 is replaced, never thrown on).

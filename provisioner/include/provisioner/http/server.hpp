@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +25,9 @@ struct RouteSpec {
   Handler handler;
   // Media types a body may have (parameters such as charset ignored); empty accepts any.
   std::vector<std::string> accepts = {"application/json"};
+  // The handler reads the body itself through Request::read_body, up to
+  // ServerOptions::max_stream_bytes, after authentication passed (large artifact uploads).
+  bool streams_body = false;
 };
 
 // Turns a bearer token into a principal. Errors pass through to the client: unauthenticated
@@ -57,6 +61,8 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: an ephemeral port, see ApiServer::bind()
   std::size_t max_body_bytes = 8 << 20;
+  // The limit for routes that stream their body (RouteSpec::streams_body).
+  std::uint64_t max_stream_bytes = 64ULL << 30;
   std::size_t threads = 8;
   // An idle keep-alive connection holds a worker this long, also after stop().
   int keep_alive_timeout_s = 5;
@@ -76,7 +82,7 @@ class ApiServer {
   ApiServer(const ApiServer&) = delete;
   ApiServer& operator=(const ApiServer&) = delete;
 
-  // Before bind(). A malformed spec (pattern not starting with '/', bad `{param}`, no handler,
+  // Before run(). A malformed spec (pattern not starting with '/', bad `{param}`, no handler,
   // empty name, same method and pattern twice) is a programming error: logged, then abort().
   void addRoute(RouteSpec spec);
 

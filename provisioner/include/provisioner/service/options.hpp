@@ -20,6 +20,12 @@ struct ServiceOptions {
   std::string log_level;  // default: info for serve, warn for one-shot commands
   std::size_t http_threads = 32;  // cpp-httplib holds a worker per open connection
   std::size_t db_pool_size = 8;
+  // images and boot
+  std::string image_store_dir;   // default state_dir/images
+  std::string trusted_keys_dir;  // default state_dir/trusted-keys
+  std::string public_url;        // default http://<listen>
+  std::string artifact_mirror_url;
+  int boot_token_ttl_s = 3600;
   // token subcommands
   std::string token_name;
   std::string token_role;

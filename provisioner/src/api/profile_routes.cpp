@@ -1,0 +1,77 @@
+// Hardware profiles: per server model, the channel its nodes boot from and their burn-in plan.
+#include <nlohmann/json.hpp>
+
+#include "agent/protocol.hpp"
+#include "catalog_views.hpp"
+#include "input.hpp"
+#include "inventory/images.hpp"
+#include "routes.hpp"
+
+namespace provisioner::api {
+namespace {
+
+using common::Result;
+using http::Request;
+using http::Response;
+
+// The plan is checked (and normalised, defaults filled in) before it is stored.
+Result<std::string> readPlan(const http::FieldReader& in) {
+  PROV_ASSIGN(auto plan_in, in.optionalObject("burn_in_plan"));
+  if (!plan_in) return agent::toJson(agent::defaultBurnInPlan()).dump();
+  auto plan = agent::parseBurnInPlan(plan_in->json());
+  if (!plan) {
+    common::Error e = std::move(plan).error();
+    e.field = e.field.empty() ? "burn_in_plan" : "burn_in_plan." + e.field;
+    return common::fail(std::move(e));
+  }
+  return agent::toJson(*plan).dump();
+}
+
+// PUT /api/v1/hardware-profiles/{name}
+Result<Response> putProfile(const ApiContext& ctx, const Request& req) {
+  PROV_ASSIGN(auto body, http::parseJsonObject(req.body));
+  http::FieldReader in(body);
+  inventory::HardwareProfile profile;
+  profile.name = req.pathParam("name");
+  PROV_ASSIGN(profile.model, requiredText(in, "model", 256));
+  PROV_ASSIGN(profile.channel, requiredText(in, "channel", 64));
+  PROV_ASSIGN(auto expected, in.optionalInt("expected_gpus", 0, 64));
+  profile.expected_gpus = static_cast<int>(expected.value_or(0));
+  PROV_ASSIGN(profile.burn_in_plan_json, readPlan(in));
+  PROV_ASSIGN(auto stored, inventory::upsertHardwareProfile(*ctx.db, profile, actorOf(req)));
+  return http::jsonResponse(200, toJson(stored));
+}
+
+Result<Response> getProfile(const ApiContext& ctx, const Request& req) {
+  PROV_ASSIGN(auto profile, inventory::getHardwareProfile(*ctx.db, req.pathParam("name")));
+  return http::jsonResponse(200, toJson(profile));
+}
+
+Result<Response> listProfiles(const ApiContext& ctx, const Request&) {
+  PROV_ASSIGN(auto profiles, inventory::listHardwareProfiles(*ctx.db));
+  nlohmann::json items = nlohmann::json::array();
+  for (const auto& p : profiles) items.push_back(toJson(p));
+  return http::jsonResponse(200, {{"items", items}, {"next_cursor", nullptr}});
+}
+
+Result<Response> deleteProfile(const ApiContext& ctx, const Request& req) {
+  PROV_TRY(inventory::deleteHardwareProfile(*ctx.db, req.pathParam("name"), actorOf(req)));
+  return http::Response{204, "application/json", "", {}, "", 0};
+}
+
+}  // namespace
+
+void addProfileRoutes(http::ApiServer& server, const ContextPtr& ctx) {
+  using http::Method;
+  using http::Permission;
+  server.addRoute({Method::kGet, "/api/v1/hardware-profiles", "profiles.list",
+                   Permission::kReadInventory, withContext(ctx, listProfiles)});
+  server.addRoute({Method::kGet, "/api/v1/hardware-profiles/{name}", "profiles.get",
+                   Permission::kReadInventory, withContext(ctx, getProfile)});
+  server.addRoute({Method::kPut, "/api/v1/hardware-profiles/{name}", "profiles.put",
+                   Permission::kWriteImages, withContext(ctx, putProfile)});
+  server.addRoute({Method::kDelete, "/api/v1/hardware-profiles/{name}", "profiles.delete",
+                   Permission::kWriteImages, withContext(ctx, deleteProfile)});
+}
+
+}  // namespace provisioner::api
