@@ -20,11 +20,19 @@ if(PROVISIONER_WITH_CUDA AND TARGET agent_protocol AND CMAKE_CUDA_COMPILER)
   enable_language(CUDA)
   find_package(CUDAToolkit REQUIRED)
 
+  # agent_nvml: the NVML half (plain C++, dlopen, no CUDA library), on its own so the unit tests
+  # need not load cuBLAS (~600 MB of shared objects, ~1 s per test process under ASan).
+  file(GLOB AGENT_NVML_SOURCES CONFIGURE_DEPENDS src/cuda/nvml_*.cpp src/cuda/gpu_identity.cpp)
+  add_library(agent_nvml STATIC ${AGENT_NVML_SOURCES})
+  target_include_directories(agent_nvml PUBLIC include PRIVATE src)
+  target_link_libraries(agent_nvml PUBLIC agent_protocol common PRIVATE ${CMAKE_DL_LIBS})
+
   file(GLOB AGENT_CUDA_SOURCES CONFIGURE_DEPENDS src/cuda/*.cu src/cuda/*.cpp)
+  list(REMOVE_ITEM AGENT_CUDA_SOURCES ${AGENT_NVML_SOURCES})
   add_library(agent_cuda STATIC ${AGENT_CUDA_SOURCES})
   target_include_directories(agent_cuda PUBLIC include PRIVATE src)
   # project_options (via agent_protocol) guards its flags to C++ sources; nvcc gets its own.
-  target_link_libraries(agent_cuda PUBLIC agent_protocol common
+  target_link_libraries(agent_cuda PUBLIC agent_nvml agent_protocol common
     PRIVATE CUDA::cudart CUDA::cublas ${CMAKE_DL_LIBS})
   target_compile_options(agent_cuda PRIVATE
     "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra;--Werror=all-warnings>")
