@@ -48,8 +48,7 @@ TEST_CASE("Throttle reason bits decode to the names the verdict reads", "[nvml]"
         std::vector<std::string>{"hw_slowdown", "sw_thermal", "hw_thermal"});
 }
 
-TEST_CASE("Benign throttle bits such as idle and application clocks are not reported",
-          "[nvml]") {
+TEST_CASE("Benign throttle bits such as idle and application clocks are not reported", "[nvml]") {
   using agent::cuda::throttleReasonNames;
   CHECK(throttleReasonNames(0x1 | 0x2 | 0x10 | 0x100).empty());
   CHECK(throttleReasonNames(0x1 | 0x40) == std::vector<std::string>{"hw_thermal"});

@@ -60,12 +60,12 @@ common::Result<double> measureHbmGbps(int gpu, double seconds) {
   PROV_ASSIGN(Stream stream, createStream(gpu));
   PROV_ASSIGN(DeviceBuffer source, allocateDevice(bytes, gpu));
   PROV_ASSIGN(DeviceBuffer target, allocateDevice(bytes, gpu));
-  PROV_TRY(cudaCheck(cudaMemsetAsync(source.get(), 0x5a, bytes, stream.get()), "cudaMemsetAsync",
-                     gpu));
+  PROV_TRY(
+      cudaCheck(cudaMemsetAsync(source.get(), 0x5a, bytes, stream.get()), "cudaMemsetAsync", gpu));
   auto copy = [&]() {
-    return cudaCheck(cudaMemcpyAsync(target.get(), source.get(), bytes, cudaMemcpyDeviceToDevice,
-                                     stream.get()),
-                     "cudaMemcpyAsync", gpu);
+    return cudaCheck(
+        cudaMemcpyAsync(target.get(), source.get(), bytes, cudaMemcpyDeviceToDevice, stream.get()),
+        "cudaMemcpyAsync", gpu);
   };
   PROV_ASSIGN(TimedRun run, runTimed(stream.get(), gpu, seconds, copy));
   return gigabytesPerSecond(2 * bytes, run.operations, run.seconds);  // read + write
@@ -95,9 +95,9 @@ common::Result<double> measurePeerGbps(int from, int to, double seconds) {
   PROV_ASSIGN(DeviceBuffer source, allocateDevice(kTransferBytes, from));
   PROV_ASSIGN(Stream stream, createStream(from));
   auto copy = [&]() {
-    return cudaCheck(cudaMemcpyPeerAsync(target.get(), to, source.get(), from, kTransferBytes,
-                                         stream.get()),
-                     "cudaMemcpyPeerAsync", from);
+    return cudaCheck(
+        cudaMemcpyPeerAsync(target.get(), to, source.get(), from, kTransferBytes, stream.get()),
+        "cudaMemcpyPeerAsync", from);
   };
   PROV_ASSIGN(TimedRun run, runTimed(stream.get(), from, seconds, copy));
   return gigabytesPerSecond(kTransferBytes, run.operations, run.seconds);

@@ -30,14 +30,15 @@ common::Result<std::vector<CudaDevice>> listCudaDevices() {
   int count = 0;
   if (cudaError_t status = cudaGetDeviceCount(&count); status != cudaSuccess) {
     cudaGetLastError();
-    return common::fail(cudaUnavailable(std::string("cudaGetDeviceCount: ") +
-                                        cudaGetErrorString(status)));
+    return common::fail(
+        cudaUnavailable(std::string("cudaGetDeviceCount: ") + cudaGetErrorString(status)));
   }
   if (count == 0) return common::fail(cudaUnavailable("cudaGetDeviceCount found no device"));
   std::vector<CudaDevice> devices;
   for (int i = 0; i < count; ++i) {
     cudaDeviceProp properties{};
-    PROV_TRY(cuda::cudaCheck(cudaGetDeviceProperties(&properties, i), "cudaGetDeviceProperties", i));
+    PROV_TRY(
+        cuda::cudaCheck(cudaGetDeviceProperties(&properties, i), "cudaGetDeviceProperties", i));
     std::array<unsigned char, 16> uuid{};
     std::memcpy(uuid.data(), properties.uuid.bytes, uuid.size());
     devices.push_back(CudaDevice{cuda::formatGpuUuid(uuid), properties.totalGlobalMem / kMiB, -1});
@@ -98,8 +99,7 @@ class CudaBackend final : public GpuBackend {
     if (index >= 0 && index < count()) return common::success();
     return common::fail(common::invalidArgument(
         "invalid_gpu_index",
-        "GPU " + std::to_string(index) + " does not exist (" + std::to_string(count()) +
-            " GPUs)",
+        "GPU " + std::to_string(index) + " does not exist (" + std::to_string(count()) + " GPUs)",
         field));
   }
 

@@ -33,8 +33,8 @@ common::Result<DeviceBuffer> allocateDevice(std::size_t bytes, int gpu_index) {
 
 common::Result<PinnedBuffer> allocatePinned(std::size_t bytes, int gpu_index) {
   void* memory = nullptr;
-  PROV_TRY(cudaCheck(cudaHostAlloc(&memory, bytes, cudaHostAllocDefault), "cudaHostAlloc",
-                     gpu_index));
+  PROV_TRY(
+      cudaCheck(cudaHostAlloc(&memory, bytes, cudaHostAllocDefault), "cudaHostAlloc", gpu_index));
   return PinnedBuffer(memory);
 }
 

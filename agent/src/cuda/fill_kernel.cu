@@ -18,7 +18,8 @@ __global__ void fillBf16Kernel(std::uint16_t* data, std::size_t count, std::uint
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride) {
-    const std::uint32_t bits = mix(static_cast<std::uint32_t>(i) ^ mix(seed + static_cast<std::uint32_t>(i >> 32)));
+    const std::uint32_t bits =
+        mix(static_cast<std::uint32_t>(i) ^ mix(seed + static_cast<std::uint32_t>(i >> 32)));
     const float value = static_cast<float>(bits) * (2.0f / 4294967296.0f) - 1.0f;
     data[i] = static_cast<std::uint16_t>(__float_as_uint(value) >> 16);
   }

@@ -84,10 +84,10 @@ using EventSetFreeFn = Return (*)(EventSet);
 
 // The resolved entry points of one loaded library.
 struct Api {
-  InitFn init = nullptr;                      // nvmlInit_v2
-  ShutdownFn shutdown = nullptr;              // nvmlShutdown
-  ErrorStringFn error_string = nullptr;       // nvmlErrorString
-  DeviceGetCountFn device_count = nullptr;    // nvmlDeviceGetCount_v2
+  InitFn init = nullptr;                             // nvmlInit_v2
+  ShutdownFn shutdown = nullptr;                     // nvmlShutdown
+  ErrorStringFn error_string = nullptr;              // nvmlErrorString
+  DeviceGetCountFn device_count = nullptr;           // nvmlDeviceGetCount_v2
   DeviceGetHandleByIndexFn device_handle = nullptr;  // nvmlDeviceGetHandleByIndex_v2
   DeviceGetStringFn serial = nullptr;
   DeviceGetStringFn uuid = nullptr;

@@ -49,8 +49,8 @@ common::Result<void> NvmlDevices::addDevice(unsigned int index) {
   const nvml::Api& api = nvml_->api();
   const int label = static_cast<int>(index);
   auto device = std::make_unique<Device>();
-  PROV_TRY(nvml_->check(api.device_handle(index, &device->handle),
-                        "nvmlDeviceGetHandleByIndex_v2", label));
+  PROV_TRY(nvml_->check(api.device_handle(index, &device->handle), "nvmlDeviceGetHandleByIndex_v2",
+                        label));
   PROV_ASSIGN(std::string uuid, readString(api.uuid, "nvmlDeviceGetUUID", device->handle,
                                            nvml::kUuidBufferSize, label));
   PROV_TRY(nvml_->check(api.event_set_create(&device->events), "nvmlEventSetCreate", label));
@@ -96,8 +96,8 @@ common::Result<GpuFacts> NvmlDevices::facts(int nvml_index, int label) const {
   PROV_ASSIGN(facts.serial, readString(api.serial, "nvmlDeviceGetSerial", handle,
                                        nvml::kSerialBufferSize, label));
   if (facts.serial.empty()) facts.serial = facts.uuid;
-  PROV_ASSIGN(facts.model, readString(api.name, "nvmlDeviceGetName", handle,
-                                      nvml::kNameBufferSize, label));
+  PROV_ASSIGN(facts.model,
+              readString(api.name, "nvmlDeviceGetName", handle, nvml::kNameBufferSize, label));
   nvml::Memory memory{};
   nvml::Return rc = api.memory_info(handle, &memory);
   if (rc != nvml::kErrorNotSupported) {
@@ -112,8 +112,8 @@ common::Result<GpuFacts> NvmlDevices::facts(int nvml_index, int label) const {
                                      api.curr_pcie_gen, handle));
   PROV_ASSIGN(auto max_gen, readOptional(*nvml_, "nvmlDeviceGetMaxPcieLinkGeneration", label,
                                          api.max_pcie_gen, handle));
-  facts.pcie = PcieLink{static_cast<int>(width), static_cast<int>(max_width),
-                        static_cast<int>(gen), static_cast<int>(max_gen)};
+  facts.pcie = PcieLink{static_cast<int>(width), static_cast<int>(max_width), static_cast<int>(gen),
+                        static_cast<int>(max_gen)};
   nvml::EnableState current = 0;
   nvml::EnableState pending = 0;
   rc = api.ecc_mode(handle, &current, &pending);
@@ -138,8 +138,8 @@ common::Result<HealthSample> NvmlDevices::health(int nvml_index, int label) {
   PROV_TRY(nvml_->check(api.temperature(device.handle, nvml::kTemperatureGpu, &temperature),
                         "nvmlDeviceGetTemperature", label));
   sample.temperature_c = static_cast<int>(temperature);
-  PROV_ASSIGN(auto reasons, readOptional(*nvml_, "nvmlDeviceGetCurrentClocksThrottleReasons",
-                                         label, api.throttle_reasons, device.handle));
+  PROV_ASSIGN(auto reasons, readOptional(*nvml_, "nvmlDeviceGetCurrentClocksThrottleReasons", label,
+                                         api.throttle_reasons, device.handle));
   sample.throttle_reasons = throttleReasonNames(reasons);
   PROV_ASSIGN(sample.new_xid_events, drainXids(device, label));
   return sample;

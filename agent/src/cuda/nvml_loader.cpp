@@ -71,8 +71,8 @@ common::Result<std::shared_ptr<NvmlLibrary>> NvmlLibrary::load(const std::string
   nvml::Api api;
   if (std::string missing = resolveAll(handle, api); !missing.empty()) {
     dlclose(handle);
-    return common::fail(unavailable(path, "the library has no symbol " + missing +
-                                              " (not NVML, or a driver too old)"));
+    return common::fail(unavailable(
+        path, "the library has no symbol " + missing + " (not NVML, or a driver too old)"));
   }
   if (nvml::Return rc = api.init(); rc != nvml::kSuccess) {
     const char* text = api.error_string(rc);

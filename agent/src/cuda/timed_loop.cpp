@@ -49,8 +49,8 @@ common::Result<TimedRun> runTimed(cudaStream_t stream, int gpu_index, double sec
     for (std::uint64_t i = 0; i < batch; ++i) PROV_TRY(enqueue_one());
     total += batch;
     const std::size_t slot = round % 2;
-    PROV_TRY(cudaCheck(cudaEventRecord(batch_end[slot].get(), stream), "cudaEventRecord",
-                       gpu_index));
+    PROV_TRY(
+        cudaCheck(cudaEventRecord(batch_end[slot].get(), stream), "cudaEventRecord", gpu_index));
     enqueued[slot] = total;
     if (round == 0) continue;
     // Wait for the previous batch while this one runs.

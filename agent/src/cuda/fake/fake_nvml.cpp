@@ -57,8 +57,12 @@ Return nvmlInit_v2() {
   for (FakeGpu& candidate : g_gpus) candidate.pending_xid = candidate.xid;
   return kSuccess;
 }
-Return nvmlShutdown() { return kSuccess; }
-const char* nvmlErrorString(Return rc) { return rc == kErrorNotSupported ? "Not Supported" : "Fake"; }
+Return nvmlShutdown() {
+  return kSuccess;
+}
+const char* nvmlErrorString(Return rc) {
+  return rc == kErrorNotSupported ? "Not Supported" : "Fake";
+}
 Return nvmlDeviceGetCount_v2(unsigned int* count) {
   *count = kGpuCount;
   return kSuccess;
