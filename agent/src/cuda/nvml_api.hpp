@@ -1,0 +1,112 @@
+// The part of NVML's C API the agent uses, declared here from the NVML reference (there is no
+// nvml.h on build machines without a driver). Only types, constants and function-pointer types:
+// the functions themselves are looked up in libnvidia-ml.so.1 at run time.
+#pragma once
+
+#include <cstdint>
+
+namespace agent::cuda::nvml {
+
+// nvmlReturn_t: an int-sized C enum. Only the values the agent branches on are named.
+using Return = int;
+inline constexpr Return kSuccess = 0;
+inline constexpr Return kErrorNotSupported = 3;
+inline constexpr Return kErrorTimeout = 10;
+
+// Opaque handles (nvmlDevice_t, nvmlEventSet_t).
+struct DeviceSt;
+using Device = DeviceSt*;
+struct EventSetSt;
+using EventSet = EventSetSt*;
+
+// nvmlMemory_t: bytes.
+struct Memory {
+  unsigned long long total;
+  unsigned long long free;
+  unsigned long long used;
+};
+
+// nvmlEventData_t.
+struct EventData {
+  Device device;
+  unsigned long long event_type;
+  unsigned long long event_data;  // the XID for XID events
+  unsigned int gpu_instance_id;
+  unsigned int compute_instance_id;
+};
+
+// Enum arguments (C enums are int-sized).
+using EnableState = int;  // nvmlEnableState_t
+inline constexpr EnableState kFeatureEnabled = 1;
+using MemoryErrorType = int;  // nvmlMemoryErrorType_t
+inline constexpr MemoryErrorType kMemoryErrorCorrected = 0;
+inline constexpr MemoryErrorType kMemoryErrorUncorrected = 1;
+using EccCounterType = int;  // nvmlEccCounterType_t
+inline constexpr EccCounterType kVolatileEcc = 0;
+using TemperatureSensor = int;  // nvmlTemperatureSensors_t
+inline constexpr TemperatureSensor kTemperatureGpu = 0;
+
+inline constexpr unsigned long long kEventTypeXidCriticalError = 0x8;
+
+// Clock throttle ("clocks event") reason bits.
+inline constexpr std::uint64_t kThrottleSwPowerCap = 0x4;
+inline constexpr std::uint64_t kThrottleHwSlowdown = 0x8;
+inline constexpr std::uint64_t kThrottleSwThermal = 0x20;
+inline constexpr std::uint64_t kThrottleHwThermal = 0x40;
+inline constexpr std::uint64_t kThrottleHwPowerBrake = 0x80;
+
+// Buffer sizes the reference recommends for the string queries.
+inline constexpr unsigned int kSerialBufferSize = 30;
+inline constexpr unsigned int kUuidBufferSize = 96;
+inline constexpr unsigned int kNameBufferSize = 96;
+inline constexpr unsigned int kDriverVersionBufferSize = 80;
+
+extern "C" {
+using InitFn = Return (*)();
+using ShutdownFn = Return (*)();
+using ErrorStringFn = const char* (*)(Return);
+using DeviceGetCountFn = Return (*)(unsigned int*);
+using DeviceGetHandleByIndexFn = Return (*)(unsigned int, Device*);
+using DeviceGetStringFn = Return (*)(Device, char*, unsigned int);  // serial, UUID, name
+using DeviceGetMemoryInfoFn = Return (*)(Device, Memory*);
+using DeviceGetUintFn = Return (*)(Device, unsigned int*);  // PCIe link width / generation
+using SystemGetDriverVersionFn = Return (*)(char*, unsigned int);
+using DeviceGetEccModeFn = Return (*)(Device, EnableState*, EnableState*);
+using DeviceGetTotalEccErrorsFn = Return (*)(Device, MemoryErrorType, EccCounterType,
+                                             unsigned long long*);
+using DeviceGetTemperatureFn = Return (*)(Device, TemperatureSensor, unsigned int*);
+using DeviceGetThrottleReasonsFn = Return (*)(Device, unsigned long long*);
+using EventSetCreateFn = Return (*)(EventSet*);
+using DeviceRegisterEventsFn = Return (*)(Device, unsigned long long, EventSet);
+using EventSetWaitFn = Return (*)(EventSet, EventData*, unsigned int);
+using EventSetFreeFn = Return (*)(EventSet);
+}
+
+// The resolved entry points of one loaded library.
+struct Api {
+  InitFn init = nullptr;                             // nvmlInit_v2
+  ShutdownFn shutdown = nullptr;                     // nvmlShutdown
+  ErrorStringFn error_string = nullptr;              // nvmlErrorString
+  DeviceGetCountFn device_count = nullptr;           // nvmlDeviceGetCount_v2
+  DeviceGetHandleByIndexFn device_handle = nullptr;  // nvmlDeviceGetHandleByIndex_v2
+  DeviceGetStringFn serial = nullptr;
+  DeviceGetStringFn uuid = nullptr;
+  DeviceGetStringFn name = nullptr;
+  DeviceGetMemoryInfoFn memory_info = nullptr;
+  DeviceGetUintFn curr_pcie_width = nullptr;
+  DeviceGetUintFn max_pcie_width = nullptr;
+  DeviceGetUintFn curr_pcie_gen = nullptr;
+  DeviceGetUintFn max_pcie_gen = nullptr;
+  SystemGetDriverVersionFn driver_version = nullptr;
+  DeviceGetEccModeFn ecc_mode = nullptr;
+  DeviceGetTotalEccErrorsFn total_ecc_errors = nullptr;
+  DeviceGetTemperatureFn temperature = nullptr;
+  // nvmlDeviceGetCurrentClocksEventReasons on newer drivers, ...ThrottleReasons on older ones.
+  DeviceGetThrottleReasonsFn throttle_reasons = nullptr;
+  EventSetCreateFn event_set_create = nullptr;
+  DeviceRegisterEventsFn register_events = nullptr;
+  EventSetWaitFn event_set_wait = nullptr;  // nvmlEventSetWait_v2
+  EventSetFreeFn event_set_free = nullptr;
+};
+
+}  // namespace agent::cuda::nvml

@@ -1,0 +1,69 @@
+// NVML facts and health through the loader, against the stand-in libnvidia-ml (two H100s, the
+// second degraded).
+#ifdef PROVISIONER_TEST_HAS_AGENT_CUDA
+
+#include <catch2/catch.hpp>
+
+#include "cuda/nvml_devices.hpp"
+
+using agent::cuda::NvmlDevices;
+using agent::cuda::NvmlLibrary;
+
+namespace {
+
+std::unique_ptr<NvmlDevices> openFake() {
+  auto library = NvmlLibrary::load(PROVISIONER_TEST_FAKE_NVML);
+  REQUIRE(library.ok());
+  auto devices = NvmlDevices::open(std::move(library).value());
+  REQUIRE(devices.ok());
+  return std::move(devices).value();
+}
+
+}  // namespace
+
+TEST_CASE("NVML facts carry serial UUID model memory PCIe link and ECC mode", "[nvml]") {
+  auto devices = openFake();
+  REQUIRE(devices->count() == 2);
+  CHECK(devices->driverVersion() == "550.54.15");
+  auto facts = devices->facts(1, 5);  // NVML device 1 reported as GPU 5
+  REQUIRE(facts.ok());
+  CHECK(facts->index == 5);
+  CHECK(facts->serial == "1650123000002");
+  CHECK(facts->uuid == "GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee");
+  CHECK(facts->model == "NVIDIA H100 80GB HBM3");
+  CHECK(facts->memory_mib == 81559);
+  CHECK(facts->pcie.current_width == 8);
+  CHECK(facts->pcie.max_width == 16);
+  CHECK(facts->pcie.current_gen == 5);
+  CHECK(facts->pcie.max_gen == 5);
+  CHECK(facts->driver_version == "550.54.15");
+  CHECK(facts->ecc_enabled);
+}
+
+TEST_CASE("NVML health reads ECC temperature throttling and drains XIDs once", "[nvml]") {
+  auto devices = openFake();
+  auto first = devices->health(1, 1);
+  REQUIRE(first.ok());
+  CHECK(first->ecc_corrected_total == 7);
+  CHECK(first->ecc_uncorrected_total == 0);
+  CHECK(first->temperature_c == 91);
+  CHECK(first->throttle_reasons == std::vector<std::string>{"sw_power_cap", "hw_thermal"});
+  CHECK(first->new_xid_events == std::vector<int>{79});
+  auto second = devices->health(1, 1);
+  REQUIRE(second.ok());
+  CHECK(second->new_xid_events.empty());
+}
+
+TEST_CASE("NVML health of a quiet GPU never sees another GPU's XIDs", "[nvml]") {
+  auto devices = openFake();
+  auto quiet = devices->health(0, 0);
+  REQUIRE(quiet.ok());
+  CHECK(quiet->new_xid_events.empty());
+  CHECK(quiet->temperature_c == 41);
+  CHECK(quiet->throttle_reasons.empty());
+  auto noisy = devices->health(1, 1);
+  REQUIRE(noisy.ok());
+  CHECK(noisy->new_xid_events == std::vector<int>{79});
+}
+
+#endif  // PROVISIONER_TEST_HAS_AGENT_CUDA
