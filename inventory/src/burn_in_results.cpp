@@ -131,7 +131,7 @@ common::Result<AgentTask> finishAgentTask(Database& db, Id task_id, const std::s
     PROV_TRY(detail::requireJson(tx, verdict_json, "verdict"));
     insertResults(tx, task, results);
     tx.exec(detail::kFinishTask, task_id, state, verdict_json);
-    tx.exec(detail::kRevokeTaskTokens, task_id);
+    tx.exec(detail::kRevokeUnusedTaskBootTokens, task_id);
     long long failed = 0;
     for (const auto& r : results) failed += r.passed ? 0 : 1;
     detail::insertEvent(tx, task.node_id, "agent", finishEventKind(task.kind, state), summary,

@@ -26,6 +26,11 @@ constexpr Query kSelectAgentTokenStatus{"select_agent_token_status", R"(
   SELECT node_id, task_id, kind, used_at IS NOT NULL, revoked_at IS NOT NULL,
          expires_at <= now()
     FROM agent_tokens WHERE token_hash = $1)"};
+// A finished task keeps its session token until it expires: an agent that retries its result
+// after a lost answer then learns "task_not_open" instead of a bare refusal.
+constexpr Query kRevokeUnusedTaskBootTokens{"revoke_unused_task_boot_tokens", R"(
+  UPDATE agent_tokens SET revoked_at = now()
+   WHERE task_id = $1 AND kind = 'boot' AND used_at IS NULL AND revoked_at IS NULL)"};
 constexpr Query kRevokeTaskTokens{"revoke_task_tokens", R"(
   UPDATE agent_tokens SET revoked_at = now() WHERE task_id = $1 AND revoked_at IS NULL)"};
 

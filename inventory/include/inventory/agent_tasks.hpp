@@ -130,7 +130,8 @@ common::Result<std::vector<double>> batchPeerValues(Database& db, const std::str
                                                     const std::string& test, Id exclude_task_id);
 
 // Finishes a running task in one transaction: stores every result row, the verdict JSON, the new
-// state ("passed" / "failed" / "error"), revokes the task's tokens and appends a
+// state ("passed" / "failed" / "error"), revokes the task's unused boot tokens (the session token
+// stays valid until it expires, so a retried result gets "task_not_open") and appends a
 // "burn_in_passed" / "burn_in_failed" / "task_error" node event carrying `summary`.
 // Conflict "task_not_open" when the task is not running (results are accepted once).
 common::Result<AgentTask> finishAgentTask(Database& db, Id task_id, const std::string& state,
