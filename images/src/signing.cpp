@@ -77,6 +77,10 @@ common::Result<SignedManifest> parseSignedManifest(std::string_view text) {
   return parseSignedManifest(document);
 }
 
+common::Result<SignedManifest> parseSignedManifest(const std::string& text) {
+  return parseSignedManifest(std::string_view(text));
+}
+
 common::Result<SignedManifest> parseSignedManifest(const nlohmann::json& document) {
   if (!document.is_object()) {
     return common::invalidArgument("invalid_manifest", "the document must be a JSON object");
