@@ -70,8 +70,10 @@ common::Result<void> checkSpec(const BootScriptSpec& spec) {
 std::string kernelArguments(const BootScriptSpec& spec) {
   std::string args;
   std::istringstream words(spec.image_kernel_args);
-  for (std::string word; words >> word;) args += " " + word;
-  for (const auto& [key, value] : spec.kernel_params) args += " " + key + "=" + value;
+  for (std::string word; words >> word;) args.append(" ").append(word);
+  for (const auto& [key, value] : spec.kernel_params) {
+    args.append(" ").append(key).append("=").append(value);
+  }
   return args;
 }
 

@@ -13,7 +13,7 @@ namespace images {
 namespace {
 
 constexpr std::size_t kRawKeySize = 32;
-constexpr std::size_t kMaxKeyFile = 64 * 1024;
+constexpr std::size_t kMaxKeyFile = std::size_t{64} * 1024;
 
 common::Error badPublicKey(const std::string& why) {
   return common::invalidArgument("invalid_public_key", "not an Ed25519 public key: " + why);

@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kSignatureSize = 64;
-constexpr std::size_t kMaxPrivateKey = 64 * 1024;
+constexpr std::size_t kMaxPrivateKey = std::size_t{64} * 1024;
 constexpr std::string_view kAlgorithm = "ed25519";
 constexpr std::size_t kMaxSignatureField = 512;  // ids and base64 are far shorter
 
