@@ -2,6 +2,7 @@
 // z-score on median and MAD against batch peers), and the health watch (ECC, XID, heat, PCIe).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -55,6 +56,10 @@ struct VerdictInput {
   const TaskResult* result = nullptr;
   const PeerValues* peers = nullptr;  // may be null: no outlier check
   int expected_gpus = 0;  // from the inventory when the plan does not say; 0 = unknown
+  // The nominal figure of (reported model name, test), e.g. nominalValue(nominalFor(model), test);
+  // nullopt or an empty function: no absolute check (the evaluation notes "no_nominal").
+  std::function<std::optional<double>(const std::string& model, const std::string& test)>
+      nominal_of;
 };
 
 Verdict evaluate(const VerdictInput& input);

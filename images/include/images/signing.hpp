@@ -46,6 +46,8 @@ struct SignedManifest {
 // Errors: InvalidArgument "malformed_json", "invalid_manifest" (field named), or
 // "invalid_signature_format" (signature present but not an object of three strings).
 common::Result<SignedManifest> parseSignedManifest(std::string_view text);
+// Text too: without this overload a std::string argument is ambiguous (string_view or json).
+common::Result<SignedManifest> parseSignedManifest(const std::string& text);
 common::Result<SignedManifest> parseSignedManifest(const nlohmann::json& document);
 nlohmann::json toJson(const SignedManifest& signed_manifest);
 
