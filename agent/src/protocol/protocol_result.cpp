@@ -57,12 +57,14 @@ Result<std::vector<int>> parseXids(const ObjectReader& reader) {
   std::vector<int> xids;
   if (array == nullptr) return xids;
   for (std::size_t i = 0; i < array->size(); ++i) {
-    const auto* code = (*array)[i].get_ptr<const nlohmann::json::number_unsigned_t*>();
-    if (code == nullptr || *code > 100000) {
+    const nlohmann::json& code = (*array)[i];
+    // Integers only (is_number_integer excludes 79.5); signed and unsigned JSON both occur.
+    if (!code.is_number_integer() || code.get<std::int64_t>() < 0 ||
+        code.get<std::int64_t>() > 100000) {
       std::string field = reader.pathOf("xid_events", i);
       return common::invalidArgument(kInvalidResult, field + ": must be an XID code", field);
     }
-    xids.push_back(static_cast<int>(*code));
+    xids.push_back(static_cast<int>(code.get<std::int64_t>()));
   }
   return xids;
 }
