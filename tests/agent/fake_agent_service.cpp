@@ -16,27 +16,37 @@ void problem(httplib::Response& res, int status, const std::string& code) {
   res.set_content(body.dump(), "application/problem+json");
 }
 
-FakeAgentService::FakeAgentService() {
+FakeAgentService::FakeAgentService() : server_(std::make_unique<httplib::Server>()) {
+  start();
+}
+
+FakeAgentService::FakeAgentService(const std::string& cert_path, const std::string& key_path)
+    : server_(std::make_unique<httplib::SSLServer>(cert_path.c_str(), key_path.c_str())),
+      tls_(true) {
+  start();
+}
+
+void FakeAgentService::start() {
   agent::Task task;
   task.id = kTaskId;
   task.kind = agent::TaskKind::kBurnIn;
   task.plan = agent::defaultBurnInPlan();
   task_ = agent::toJson(task);
   const std::string node = R"(/api/v1/agent/nodes/42)";
-  server_.Post(node + "/register",
-               [this](const auto& req, auto& res) { route("register", req, res); });
-  server_.Get(node + "/task", [this](const auto& req, auto& res) { route("task", req, res); });
-  server_.Post(node + R"(/tasks/(\d+)/progress)",
-               [this](const auto& req, auto& res) { route("progress", req, res); });
-  server_.Post(node + R"(/tasks/(\d+)/result)",
-               [this](const auto& req, auto& res) { route("result", req, res); });
-  port_ = server_.bind_to_any_port("127.0.0.1");
+  server_->Post(node + "/register",
+                [this](const auto& req, auto& res) { route("register", req, res); });
+  server_->Get(node + "/task", [this](const auto& req, auto& res) { route("task", req, res); });
+  server_->Post(node + R"(/tasks/(\d+)/progress)",
+                [this](const auto& req, auto& res) { route("progress", req, res); });
+  server_->Post(node + R"(/tasks/(\d+)/result)",
+                [this](const auto& req, auto& res) { route("result", req, res); });
+  port_ = server_->bind_to_any_port("127.0.0.1");
   // The socket listens once bound: clients may connect before the accept loop runs.
-  thread_ = std::thread([this] { server_.listen_after_bind(); });
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
 }
 
 FakeAgentService::~FakeAgentService() {
-  server_.stop();
+  server_->stop();
   thread_.join();
 }
 

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -36,9 +37,13 @@ class FakeAgentService {
   static constexpr std::int64_t kTaskId = 7;
 
   FakeAgentService();
+  // Over TLS with this certificate and key (PEM files).
+  FakeAgentService(const std::string& cert_path, const std::string& key_path);
   ~FakeAgentService();
 
-  std::string baseUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string baseUrl() const {
+    return std::string(tls_ ? "https" : "http") + "://127.0.0.1:" + std::to_string(port_);
+  }
 
   // Answers for the next calls to a route ("register", "task", "progress", "result"), in order.
   void script(const std::string& route, ScriptedAnswer answer);
@@ -63,7 +68,10 @@ class FakeAgentService {
   void handleRegister(const httplib::Request& req, httplib::Response& res);
   void handleResult(const httplib::Request& req, httplib::Response& res);
 
-  httplib::Server server_;
+  void start();
+
+  std::unique_ptr<httplib::Server> server_;
+  bool tls_ = false;
   std::thread thread_;
   int port_ = 0;
   std::mutex mutex_;

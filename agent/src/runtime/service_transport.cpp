@@ -62,6 +62,32 @@ std::chrono::milliseconds retryAfter(const httplib::Response& response) {
   return std::chrono::seconds(seconds);
 }
 
+std::string describe(httplib::Error error) {
+  switch (error) {
+    case httplib::Error::Connection:
+      return "connection refused or host unreachable";
+    case httplib::Error::ConnectionTimeout:
+      return "connection timed out";
+    case httplib::Error::Read:
+      return "no answer (connection closed or read timed out)";
+    case httplib::Error::Write:
+      return "sending the request failed";
+    case httplib::Error::SSLConnection:
+      return "TLS handshake failed";
+    case httplib::Error::SSLServerVerification:
+      return "the service's TLS certificate is not trusted (see --ca-file)";
+    case httplib::Error::SSLLoadingCerts:
+      return "cannot load the CA certificates";
+    default:
+      return httplib::to_string(error);
+  }
+}
+
+// Trying again cannot fix these: the certificate will not become trusted by itself.
+bool isTlsTrustError(httplib::Error error) {
+  return error == httplib::Error::SSLServerVerification || error == httplib::Error::SSLLoadingCerts;
+}
+
 }  // namespace
 
 Result<Endpoint> parseBaseUrl(const std::string& url) {
@@ -141,7 +167,11 @@ Result<Reply> Transport::exchange(const std::string& method, const std::string& 
     auto response = client_->send(request);
     std::chrono::milliseconds at_least{0};
     if (!response) {
-      last_failure = what + ": " + httplib::to_string(response.error());
+      last_failure = what + ": " + describe(response.error());
+      if (isTlsTrustError(response.error())) {
+        return Error{
+            ErrorKind::kUnavailable, "tls_untrusted", last_failure, {}, endpoint_.scheme_host_port};
+      }
     } else if (!isRetryable(response->status)) {
       return Reply{response->status, response->body, attempt};
     } else {
