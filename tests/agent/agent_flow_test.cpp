@@ -193,11 +193,16 @@ TEST_CASE("agent stops the run when progress is refused with a revoked token", "
 
 TEST_CASE("agent carries on when a progress report is lost", "[agent]") {
   FakeAgentService service;
-  AgentRun agent_run(service, json::object(), /*max_attempts=*/1);
+  AgentRun agent_run(service);
+  // The first report is given up after its two attempts; the second gets through on its retry.
+  service.script("progress", {503, ""});
+  service.script("progress", {502, ""});
   service.script("progress", {503, ""});
   CHECK(agent_run.run() == agent::kExitOk);
   auto record = service.record();
+  CHECK(std::count(record.calls.begin(), record.calls.end(), "progress") == 40 + 2);
   CHECK(record.progress.size() == 39);
+  CHECK(agent_run.sleeps.size() == 2);
   CHECK(record.results.size() == 1);
 }
 

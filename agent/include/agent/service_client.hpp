@@ -31,6 +31,8 @@ struct ServiceClientOptions {
   std::string node_id;
   std::string ca_file;  // PEM bundle for https; empty: the system's
   RetryPolicy retry;
+  // Progress is best effort: a long outage must not stall the burn-in for minutes per report.
+  int progress_attempts = 2;
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds read_timeout{120000};
   Sleeper sleeper;                // empty: really sleep

@@ -1,5 +1,6 @@
 #include "agent/service_client.hpp"
 
+#include <algorithm>
 #include <regex>
 
 #include <nlohmann/json.hpp>
@@ -71,9 +72,11 @@ std::string problemCode(const Reply& reply) {
 struct ServiceClient::Impl {
   Impl(ServiceClientOptions options, transport::Endpoint endpoint)
       : node_path("/api/v1/agent/nodes/" + options.node_id),
+        progress_attempts(std::max(1, options.progress_attempts)),
         http(std::move(options), std::move(endpoint)) {}
 
   std::string node_path;
+  int progress_attempts;
   std::string session_token;
   transport::Transport http;
 };
@@ -123,8 +126,8 @@ Result<Task> ServiceClient::fetchTask() {
 
 Result<void> ServiceClient::postProgress(std::int64_t task_id, const Progress& progress) {
   std::string path = impl_->node_path + "/tasks/" + std::to_string(task_id) + "/progress";
-  PROV_ASSIGN(Reply reply,
-              impl_->http.exchange("POST", path, toJson(progress).dump(), impl_->session_token));
+  PROV_ASSIGN(Reply reply, impl_->http.exchange("POST", path, toJson(progress).dump(),
+                                                impl_->session_token, impl_->progress_attempts));
   return expectSuccess(reply, "the progress report");
 }
 

@@ -133,14 +133,15 @@ Transport::Transport(ServiceClientOptions options, Endpoint endpoint)
 
 Transport::~Transport() = default;
 
-void Transport::wait(int attempt, const std::string& why, std::chrono::milliseconds at_least) {
+void Transport::wait(int attempt, int max_attempts, const std::string& why,
+                     std::chrono::milliseconds at_least) {
   double unit = std::uniform_real_distribution<double>(0.0, 1.0)(jitter_);
   auto delay =
       std::max(backoffDelay(attempt, options_.retry, unit), std::min(at_least, options_.retry.cap));
   if (options_.on_retry) {
     options_.on_retry(why + "; attempt " + std::to_string(attempt + 1) + " of " +
-                      std::to_string(options_.retry.max_attempts) + " in " +
-                      std::to_string(delay.count()) + " ms");
+                      std::to_string(max_attempts) + " in " + std::to_string(delay.count()) +
+                      " ms");
   }
   if (options_.sleeper) {
     options_.sleeper(delay);
@@ -150,9 +151,10 @@ void Transport::wait(int attempt, const std::string& why, std::chrono::milliseco
 }
 
 Result<Reply> Transport::exchange(const std::string& method, const std::string& path,
-                                  const std::string& body, const std::string& token) {
+                                  const std::string& body, const std::string& token,
+                                  int max_attempts) {
   std::string what = method + " " + path;
-  int max_attempts = std::max(1, options_.retry.max_attempts);
+  if (max_attempts <= 0) max_attempts = std::max(1, options_.retry.max_attempts);
   std::string last_failure;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
     httplib::Request request;
@@ -178,7 +180,7 @@ Result<Reply> Transport::exchange(const std::string& method, const std::string& 
       last_failure = what + ": HTTP " + std::to_string(response->status);
       at_least = retryAfter(*response);
     }
-    if (attempt < max_attempts) wait(attempt, last_failure, at_least);
+    if (attempt < max_attempts) wait(attempt, max_attempts, last_failure, at_least);
   }
   return Error{ErrorKind::kUnavailable,
                "service_unreachable",

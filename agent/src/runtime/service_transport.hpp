@@ -34,11 +34,14 @@ class Transport {
 
   // The final answer: 2xx or a status not worth retrying (4xx other than 429). An error only
   // when every attempt failed to get such an answer.
+  // `max_attempts` 0: the retry policy's.
   common::Result<Reply> exchange(const std::string& method, const std::string& path,
-                                 const std::string& body, const std::string& token);
+                                 const std::string& body, const std::string& token,
+                                 int max_attempts = 0);
 
  private:
-  void wait(int attempt, const std::string& why, std::chrono::milliseconds at_least);
+  void wait(int attempt, int max_attempts, const std::string& why,
+            std::chrono::milliseconds at_least);
 
   ServiceClientOptions options_;
   Endpoint endpoint_;
