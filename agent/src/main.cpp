@@ -85,7 +85,9 @@ int main(int argc, char** argv) {
   auto backend = makeBackend(*args);
   if (!backend) {
     std::cerr << "provisioner-agent: backend: " << backend.error().message << "\n";
-    return backend.error().code == "usage" ? agent::kExitUsage : agent::kExitFailure;
+    // A bad flag or config file is the caller's to fix (2); a GPU stack that fails is not (1).
+    bool usage = backend.error().kind == common::ErrorKind::kInvalidArgument;
+    return usage ? agent::kExitUsage : agent::kExitFailure;
   }
   agent::ServiceClientOptions client_options;
   client_options.base_url = args->service_url;
