@@ -65,9 +65,13 @@ KernelParams parseKernelCmdline(std::string_view text) {
     if (eq == std::string::npos) continue;
     std::string_view key(word.data(), eq);
     std::string value = word.substr(eq + 1);
-    if (key == "provisioner.url") params.url = std::move(value);
-    if (key == "provisioner.node") params.node = std::move(value);
-    if (key == "provisioner.token") params.token = std::move(value);
+    if (key == "provisioner.url") {
+      params.url = std::move(value);
+    } else if (key == "provisioner.node") {
+      params.node = std::move(value);
+    } else if (key == "provisioner.token") {
+      params.token = std::move(value);
+    }
   }
   return params;
 }

@@ -170,7 +170,7 @@ Result<HealthSample> SimulatedGpuBackend::sampleHealth(int index) {
   }
   if (fault(index, "thermal_throttle") != nullptr) {
     sample.temperature_c = kThrottledTemperatureC;
-    sample.throttle_reasons.push_back("hw_thermal");
+    sample.throttle_reasons.emplace_back("hw_thermal");
   } else {
     sample.temperature_c = kLoadedTemperatureC + static_cast<int>(std::lround(2 * gaussian(index)));
   }
