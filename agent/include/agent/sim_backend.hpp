@@ -1,0 +1,88 @@
+// The simulated GPU backend: figures drawn around the nominal ones (seeded, deterministic) with
+// injectable faults, for tests, the simulator's nodes and demos without GPUs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "agent/gpu_backend.hpp"
+#include "agent/nominal.hpp"
+#include "common/result.hpp"
+
+namespace agent {
+
+// One injected fault. Kinds: "low_hbm_bandwidth" (factor), "slow_compute" (factor),
+// "low_peer_bandwidth" (factor, on copies from this GPU), "ecc_errors" (corrected, uncorrected:
+// appear once the GPU has worked), "thermal_throttle" (92 C and "hw_thermal" under load),
+// "missing" (absent from discover()), "pcie_x8" (x8 of x16, half the PCIe bandwidth),
+// "xid" (code: reported once under load), "kernel_error" (test, or every test when empty: the
+// backend call fails, as a CUDA error would).
+struct SimFault {
+  int gpu = 0;
+  std::string kind;
+  double factor = 1;
+  std::uint64_t corrected = 0;
+  std::uint64_t uncorrected = 0;
+  int code = 0;
+  std::string test;
+};
+
+struct SimConfig {
+  std::string model = "NVIDIA H100 80GB HBM3";
+  int gpus = 8;
+  std::uint64_t seed = 1;
+  double noise = 0.01;  // relative standard deviation of every figure
+  std::string host_serial = "SIM-0001";
+  std::string driver_version = "580.95.05";
+  double time_scale = 0;       // each test really waits duration * time_scale seconds
+  std::vector<NicFacts> nics;  // one derived from host_serial when the config names none
+  std::vector<SimFault> faults;
+};
+
+// InvalidArgument "invalid_sim_config" naming the field ("faults[1].gpu").
+common::Result<SimConfig> parseSimConfig(const nlohmann::json& object);
+common::Result<SimConfig> parseSimConfigText(std::string_view text);
+
+class SimulatedGpuBackend : public GpuBackend {
+ public:
+  // Fails when the model has no nominal figures (the simulation draws around them).
+  static common::Result<std::unique_ptr<SimulatedGpuBackend>> create(SimConfig config);
+
+  std::string name() const override { return "simulated"; }
+  std::string driverVersion() const override { return config_.driver_version; }
+  common::Result<std::vector<GpuFacts>> discover() override;
+  common::Result<double> computeTflops(int index, double seconds) override;
+  common::Result<double> hbmBandwidthGbps(int index, double seconds) override;
+  common::Result<double> pcieBandwidthGbps(int index, bool host_to_device, double seconds) override;
+  common::Result<double> peerBandwidthGbps(int from, int to, double seconds) override;
+  common::Result<HealthSample> sampleHealth(int index) override;
+
+  const SimConfig& config() const { return config_; }
+  const std::string& hostSerial() const { return config_.host_serial; }
+  const std::vector<NicFacts>& nics() const { return config_.nics; }
+
+ private:
+  struct GpuState {
+    bool worked = false;  // faults that show under load appear once this is set
+    bool xid_reported = false;
+    std::uint64_t draws = 0;  // noise draws so far: each figure gets a fresh, seeded one
+  };
+
+  SimulatedGpuBackend(SimConfig config, NominalFigures nominal);
+  const SimFault* fault(int index, std::string_view kind) const;
+  common::Result<void> checkPresent(int index) const;
+  common::Result<double> measure(int index, std::string_view test, double nominal, double factor,
+                                 double seconds);
+  double gaussian(int index);
+
+  SimConfig config_;
+  NominalFigures nominal_;
+  std::vector<GpuState> state_;
+};
+
+}  // namespace agent

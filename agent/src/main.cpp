@@ -1,0 +1,107 @@
+// provisioner-agent: the in-band agent inside the provisioning image. Flags and the kernel command
+// line configure it; runAgent() does the work.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "agent/agent_main.hpp"
+#include "agent/cmdline.hpp"
+#include "agent/sim_backend.hpp"
+#ifdef PROVISIONER_AGENT_HAS_CUDA
+#include "agent/cuda_backend.hpp"
+#endif
+
+namespace {
+
+bool readFile(const std::string& path, std::string& out) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  out = text.str();
+  return true;
+}
+
+struct Backend {
+  std::unique_ptr<agent::GpuBackend> gpu;
+  agent::HostFacts host;
+};
+
+common::Result<Backend> makeSimulated(const agent::AgentArgs& args) {
+  agent::SimConfig config;
+  if (!args.sim_config_file.empty()) {
+    std::string text;
+    if (!readFile(args.sim_config_file, text)) {
+      return common::invalidArgument("usage", "cannot read " + args.sim_config_file,
+                                     "--sim-config");
+    }
+    PROV_ASSIGN(config, agent::parseSimConfigText(text));
+  } else {
+    PROV_ASSIGN(config, agent::parseSimConfigText("{}"));  // the defaults, with a derived NIC
+  }
+  PROV_ASSIGN(auto sim, agent::SimulatedGpuBackend::create(std::move(config)));
+  agent::HostFacts host{sim->hostSerial(), sim->nics()};
+  return Backend{std::move(sim), std::move(host)};
+}
+
+common::Result<Backend> makeBackend(const agent::AgentArgs& args) {
+  std::string kind = args.backend;
+#ifdef PROVISIONER_AGENT_HAS_CUDA
+  if (kind.empty()) kind = "cuda";
+  if (kind == "cuda") {
+    PROV_ASSIGN(auto gpu, agent::makeCudaBackend());
+    return Backend{std::move(gpu), agent::readHostFacts("/sys")};
+  }
+#else
+  if (kind == "cuda") {
+    return common::invalidArgument("usage", "this agent was built without CUDA", "--backend");
+  }
+#endif
+  return makeSimulated(args);
+}
+
+common::Result<agent::AgentArgs> resolveArgs(const std::vector<std::string>& argv) {
+  PROV_ASSIGN(auto args, agent::parseAgentArgs(argv));
+  if (args.help) return args;
+  std::string cmdline;
+  if (!readFile(args.cmdline_file, cmdline) && args.cmdline_file != "/proc/cmdline") {
+    return common::invalidArgument("usage", "cannot read " + args.cmdline_file, "--cmdline");
+  }
+  return agent::applyKernelParams(std::move(args), agent::parseKernelCmdline(cmdline));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto args = resolveArgs(std::vector<std::string>(argv + 1, argv + argc));
+  if (!args) {
+    std::cerr << "provisioner-agent: " << args.error().message << "\n" << agent::agentUsage();
+    return agent::kExitUsage;
+  }
+  if (args->help) {
+    std::cout << agent::agentUsage();
+    return agent::kExitOk;
+  }
+  auto backend = makeBackend(*args);
+  if (!backend) {
+    std::cerr << "provisioner-agent: backend: " << backend.error().message << "\n";
+    // A bad flag or config file is the caller's to fix (2); a GPU stack that fails is not (1).
+    bool usage = backend.error().kind == common::ErrorKind::kInvalidArgument;
+    return usage ? agent::kExitUsage : agent::kExitFailure;
+  }
+  agent::ServiceClientOptions client_options;
+  client_options.base_url = args->service_url;
+  client_options.node_id = args->node_id;
+  client_options.ca_file = args->ca_file;
+  client_options.retry.max_attempts = args->max_attempts;
+  client_options.on_retry = [](const std::string& what) {
+    std::cerr << "provisioner-agent: retrying: " << what << "\n";
+  };
+  auto client = agent::ServiceClient::create(std::move(client_options));
+  if (!client) {
+    std::cerr << "provisioner-agent: " << client.error().message << "\n";
+    return agent::kExitUsage;
+  }
+  agent::AgentOptions options{args->token, std::move(backend->host)};
+  return agent::runAgent(options, *backend->gpu, *client, std::cout);
+}

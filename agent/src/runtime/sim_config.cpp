@@ -1,0 +1,124 @@
+// Parsing the simulated backend's JSON configuration.
+#include <nlohmann/json.hpp>
+
+#include "agent/sim_backend.hpp"
+#include "common/mac_address.hpp"
+#include "common/secret_box.hpp"
+#include "protocol/json_fields.hpp"
+
+namespace agent {
+
+using common::Result;
+using json_fields::Need;
+using json_fields::ObjectReader;
+
+namespace {
+
+constexpr const char* kInvalidConfig = "invalid_sim_config";
+constexpr int kMaxGpus = 64;
+constexpr std::size_t kMaxFaults = 256;
+
+bool isKnownFault(std::string_view kind) {
+  for (std::string_view known :
+       {"low_hbm_bandwidth", "slow_compute", "low_peer_bandwidth", "ecc_errors", "thermal_throttle",
+        "missing", "pcie_x8", "xid", "kernel_error"}) {
+    if (kind == known) return true;
+  }
+  return false;
+}
+
+bool takesFactor(std::string_view kind) {
+  return kind == "low_hbm_bandwidth" || kind == "slow_compute" || kind == "low_peer_bandwidth";
+}
+
+Result<SimFault> parseFault(const nlohmann::json& value, std::string path, int gpus) {
+  ObjectReader reader(value, std::move(path), kInvalidConfig);
+  PROV_TRY(reader.requireObject());
+  SimFault fault;
+  PROV_TRY(reader.readInt("gpu", fault.gpu, 0, gpus - 1, Need::kRequired));
+  PROV_TRY(reader.readString("kind", fault.kind, Need::kRequired));
+  if (!isKnownFault(fault.kind)) return reader.error("kind", "unknown fault '" + fault.kind + "'");
+  if (takesFactor(fault.kind)) {
+    PROV_TRY(reader.readDouble("factor", fault.factor, 0, 1, Need::kRequired));
+    if (fault.factor <= 0) return reader.error("factor", "must be in (0, 1]");
+  }
+  if (fault.kind == "ecc_errors") {
+    PROV_TRY(reader.readUnsigned("corrected", fault.corrected, Need::kOptional, 1ULL << 40));
+    PROV_TRY(reader.readUnsigned("uncorrected", fault.uncorrected, Need::kOptional, 1ULL << 40));
+  }
+  if (fault.kind == "xid") PROV_TRY(reader.readInt("code", fault.code, 1, 1000, Need::kRequired));
+  if (fault.kind == "kernel_error") {
+    PROV_TRY(reader.readString("test", fault.test, Need::kOptional));
+    if (!fault.test.empty() && !isKnownTest(fault.test)) {
+      return reader.error("test", "unknown test '" + fault.test + "'");
+    }
+  }
+  return fault;
+}
+
+Result<NicFacts> parseNic(const nlohmann::json& value, std::string path) {
+  ObjectReader reader(value, std::move(path), kInvalidConfig);
+  PROV_TRY(reader.requireObject());
+  NicFacts nic;
+  std::string mac;
+  PROV_TRY(reader.readString("name", nic.name, Need::kRequired, /*allow_empty=*/false));
+  PROV_TRY(reader.readString("mac", mac, Need::kRequired, /*allow_empty=*/false));
+  auto normalized = common::normalizeMac(mac);
+  if (!normalized) return reader.error("mac", "is not a MAC address");
+  nic.mac = std::move(normalized).value();
+  return nic;
+}
+
+// A locally administered MAC derived from the host serial, so each simulated host differs.
+NicFacts defaultNic(const std::string& host_serial) {
+  std::string hex = common::sha256Hex("nic:" + host_serial);
+  std::string mac = "02";
+  for (int i = 0; i < 5; ++i) mac += ":" + hex.substr(static_cast<std::size_t>(i) * 2, 2);
+  return NicFacts{"enp1s0f0", mac};
+}
+
+Result<void> readScalars(const ObjectReader& reader, SimConfig& config) {
+  PROV_TRY(reader.readString("model", config.model, Need::kOptional, /*allow_empty=*/false));
+  PROV_TRY(reader.readInt("gpus", config.gpus, 1, kMaxGpus, Need::kOptional));
+  PROV_TRY(reader.readUnsigned("seed", config.seed, Need::kOptional));
+  PROV_TRY(reader.readDouble("noise", config.noise, 0, 0.5, Need::kOptional));
+  PROV_TRY(reader.readString("host_serial", config.host_serial, Need::kOptional, false));
+  PROV_TRY(reader.readString("driver_version", config.driver_version, Need::kOptional));
+  PROV_TRY(reader.readDouble("time_scale", config.time_scale, 0, 10, Need::kOptional));
+  if (!nominalFor(config.model)) {
+    return reader.error("model", "no nominal figures for '" + config.model + "'");
+  }
+  return common::success();
+}
+
+}  // namespace
+
+Result<SimConfig> parseSimConfig(const nlohmann::json& object) {
+  ObjectReader reader(object, "", kInvalidConfig);
+  PROV_TRY(reader.requireObject());
+  SimConfig config;
+  PROV_TRY(readScalars(reader, config));
+  PROV_ASSIGN(const nlohmann::json* nics, reader.readArray("nics", 64, Need::kOptional));
+  if (nics == nullptr) config.nics.push_back(defaultNic(config.host_serial));
+  for (std::size_t i = 0; nics != nullptr && i < nics->size(); ++i) {
+    PROV_ASSIGN(auto nic, parseNic((*nics)[i], reader.pathOf("nics", i)));
+    config.nics.push_back(std::move(nic));
+  }
+  PROV_ASSIGN(const nlohmann::json* faults,
+              reader.readArray("faults", kMaxFaults, Need::kOptional));
+  for (std::size_t i = 0; faults != nullptr && i < faults->size(); ++i) {
+    PROV_ASSIGN(auto fault, parseFault((*faults)[i], reader.pathOf("faults", i), config.gpus));
+    config.faults.push_back(std::move(fault));
+  }
+  return config;
+}
+
+Result<SimConfig> parseSimConfigText(std::string_view text) {
+  auto object = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (object.is_discarded()) {
+    return common::invalidArgument(kInvalidConfig, "the simulated backend config is not JSON");
+  }
+  return parseSimConfig(object);
+}
+
+}  // namespace agent
