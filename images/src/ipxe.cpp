@@ -87,9 +87,16 @@ std::string sanitizedText(std::string_view text) {
 }
 
 // A URL that cannot be refused: unsafe bytes are percent-encoded, which keeps it a valid URL.
+// The one iPXE setting a retry URL may carry: the booting NIC's MAC, filled in by iPXE.
+constexpr std::string_view kMacSetting = "${net0/mac}";
+
 std::string sanitizedUrl(std::string_view url) {
   static constexpr char kHex[] = "0123456789ABCDEF";
   std::string out;
+  if (auto at = url.find(kMacSetting); at != std::string_view::npos) {
+    return sanitizedUrl(url.substr(0, at)) + std::string(kMacSetting) +
+           sanitizedUrl(url.substr(at + kMacSetting.size()));
+  }
   for (char c : url) {
     if (detail::isBootTokenChar(c)) {
       out.push_back(c);

@@ -255,8 +255,9 @@ TEST_CASE("A burn-in result becomes a verdict naming the weak GPU", "[integratio
                               bearer(session.token));
   INFO(posted.body);
   REQUIRE(posted.status == 200);
-  CHECK(posted.json()["state"] == "failed");
-  const auto& failures = posted.json()["verdict"]["failures"];
+  const auto answer = posted.json();
+  CHECK(answer["state"] == "failed");
+  const auto& failures = answer["verdict"]["failures"];
   REQUIRE(failures.size() == 1);
   const std::string message = failures[0]["message"];
   CHECK(message.find("SN-BURN-GPU3") != std::string::npos);

@@ -109,6 +109,12 @@ TEST_CASE("Retry and local boot scripts neutralise unsafe text", "[unit][images]
   CHECK(hostile.find("echo x _y_shell\n") != std::string::npos);
   CHECK(hostile.find("sleep 1\n") != std::string::npos);
   CHECK(hostile.find("chain --replace http://svc/a%20b%24c || goto retry\n") != std::string::npos);
+  // Only iPXE's own MAC setting survives unencoded, and only whole.
+  CHECK(images::renderRetryScript("?", 5, "http://svc/boot/ipxe?mac=${net0/mac}")
+            .find("chain --replace http://svc/boot/ipxe?mac=${net0/mac} || goto retry\n") !=
+        std::string::npos);
+  CHECK(images::renderRetryScript("?", 5, "http://svc/?m=${net0/mac}&x=${y}")
+            .find("?m=${net0/mac}&x=%24{y}") != std::string::npos);
   CHECK(images::renderLocalBootScript("node 7 is ready") ==
         "#!ipxe\n"
         "echo node 7 is ready\n"

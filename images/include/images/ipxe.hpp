@@ -27,7 +27,8 @@ struct BootScriptSpec {
 // naming the parameter when a URL, key or value holds characters iPXE or the kernel command line
 // would interpret (whitespace, quotes, '$', '#', control characters).
 common::Result<std::string> renderBootScript(const BootScriptSpec& spec);
-// Waits `seconds` (echoing the reason) and chains back to `retry_url`.
+// Waits `seconds` (echoing the reason) and chains back to `retry_url`. Unsafe bytes in the URL are
+// percent-encoded, except the iPXE setting "${net0/mac}", which iPXE fills in with the MAC.
 std::string renderRetryScript(std::string_view reason, int seconds, std::string_view retry_url);
 // Boots from the first local disk (sanboot --no-describe --drive 0x80, falling back to exit).
 std::string renderLocalBootScript(std::string_view reason);

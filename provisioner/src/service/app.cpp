@@ -168,6 +168,11 @@ api::BootSettings bootSettings(const ServiceOptions& o, const std::string& host,
   boot.mirror_url = o.artifact_mirror_url;
   while (!boot.mirror_url.empty() && boot.mirror_url.back() == '/') boot.mirror_url.pop_back();
   boot.boot_token_ttl_s = o.boot_token_ttl_s;
+  if (o.public_url.empty() && (host == "0.0.0.0" || host == "::" || host == "[::]")) {
+    spdlog::warn("listening on {} without --public-url: boot scripts will tell nodes to reach {}, "
+                 "which they cannot; set --public-url",
+                 host, boot.public_url);
+  }
   return boot;
 }
 
