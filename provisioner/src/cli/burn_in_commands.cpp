@@ -23,6 +23,17 @@ Result<json> readJsonFile(CommandContext& ctx, const std::string& path) {
   return doc;
 }
 
+// Measurements to one decimal place, z-scores to two: enough to read, short enough to align.
+std::string fixed(const json& object, std::string_view key, int decimals) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) return text(object, key);
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(decimals);
+  out << it->get<double>();
+  return out.str();
+}
+
 Result<void> printed(CommandContext& ctx, const ApiReply& reply, const std::string& line) {
   if (ctx.json()) {
     printRawJson(ctx.out, reply);
@@ -121,8 +132,8 @@ Result<void> showTask(CommandContext& ctx) {
   }
   Table results({"GPU SERIAL", "TEST", "VALUE", "UNIT", "NOMINAL", "BATCH MEDIAN", "Z", "OK"});
   for (const auto& r : arrayField(reply.json, "results")) {
-    results.addRow({text(r, "gpu_serial"), text(r, "test"), text(r, "value"), text(r, "unit"),
-                    text(r, "nominal"), text(r, "batch_median"), text(r, "robust_z"),
+    results.addRow({text(r, "gpu_serial"), text(r, "test"), fixed(r, "value", 1), text(r, "unit"),
+                    fixed(r, "nominal", 1), fixed(r, "batch_median", 1), fixed(r, "robust_z", 2),
                     text(r, "passed")});
   }
   ctx.out << "\nResults (" << results.rowCount() << ")\n";
@@ -147,9 +158,9 @@ Result<void> gpuHistory(CommandContext& ctx) {
   }
   Table table({"MEASURED", "TASK", "TEST", "VALUE", "UNIT", "NOMINAL", "Z", "OK", "REASON"});
   for (const auto& r : arrayField(reply.json, "items")) {
-    table.addRow({text(r, "measured_at"), text(r, "task_id"), text(r, "test"), text(r, "value"),
-                  text(r, "unit"), text(r, "nominal"), text(r, "robust_z"), text(r, "passed"),
-                  text(r, "reason")});
+    table.addRow({text(r, "measured_at"), text(r, "task_id"), text(r, "test"),
+                  fixed(r, "value", 1), text(r, "unit"), fixed(r, "nominal", 1),
+                  fixed(r, "robust_z", 2), text(r, "passed"), text(r, "reason")});
   }
   table.render(ctx.out);
   return common::success();
