@@ -1,73 +1,28 @@
 // The boot service and the agent API over HTTP: iPXE scripts per node state, node-scoped one-time
 // tokens, and a burn-in result turned into a stored verdict.
-#include <regex>
-
 #include <catch2/catch.hpp>
 
 #include "agent/nominal.hpp"
 #include "agent/protocol.hpp"
 #include "common/secret_box.hpp"
+#include "boot_test_support.hpp"
 #include "image_test_support.hpp"
 #include "inventory/agent_tasks.hpp"
 
 using nlohmann::json;
+using testing::bearer;
+using testing::bootScript;
+using testing::prepareCatalog;
+using testing::quickPlan;
 using testing::ServiceFixture;
+using testing::tokenIn;
 
 namespace {
 
-constexpr const char* kModel = "DGX H100";
 constexpr const char* kGpuModel = "NVIDIA H100 80GB HBM3";
 
 std::string codeOf(const testing::HttpResult& r) {
   return r.json().value("code", "");
-}
-
-long long makeNode(ServiceFixture& svc, const std::string& serial, const std::string& boot_mac) {
-  auto r = svc.sendJson("POST", "/api/v1/nodes",
-                        {{"chassis_serial", serial}, {"hardware_model", kModel}}, "asset");
-  REQUIRE(r.status == 201);
-  const long long id = r.json()["id"];
-  auto macs = svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(id) + "/boot-macs",
-                           {{"macs", {boot_mac}}}, "asset");
-  REQUIRE(macs.status == 200);
-  return id;
-}
-
-agent::BurnInPlan quickPlan() {
-  agent::BurnInPlan plan = agent::defaultBurnInPlan();
-  for (auto& test : plan.tests) test.duration_s = 1;
-  plan.expected_gpus = 8;
-  return plan;
-}
-
-// An image on channel stable and a profile sending DGX H100 nodes to it.
-void prepareCatalog(ServiceFixture& svc) {
-  REQUIRE(testing::registerImage(svc, testing::makeImage("burnin", "7.1")) == 201);
-  REQUIRE(svc.sendJson("POST", "/api/v1/channels/stable/promote",
-                       {{"image", "burnin"}, {"version", "7.1"}}, "operator")
-              .status == 200);
-  auto profile =
-      svc.sendJson("PUT", "/api/v1/hardware-profiles/dgx-h100",
-                   {{"model", kModel},
-                    {"channel", "stable"},
-                    {"expected_gpus", 8},
-                    {"burn_in_plan", agent::toJson(quickPlan())}},
-                   "operator");
-  REQUIRE(profile.status == 200);
-}
-
-testing::HttpResult bootScript(ServiceFixture& svc, const std::string& mac) {
-  return svc.anonymous("GET", "/boot/ipxe?mac=" + mac);
-}
-
-std::string tokenIn(const std::string& script) {
-  std::smatch m;
-  REQUIRE(std::regex_search(script, m, std::regex(R"(provisioner\.token=(\S+))")));
-  return m[1];
-}
-
-httplib::Headers bearer(const std::string& token) {
-  return {{"Authorization", "Bearer " + token}};
 }
 
 agent::Facts factsFor(const std::string& host, int gpus) {
@@ -132,7 +87,7 @@ TEST_CASE("Boot scripts follow the node: unknown retries and idle boots locally"
           "[integration][boot]") {
   ServiceFixture svc;
   prepareCatalog(svc);
-  const long long node = makeNode(svc, "SN-BOOT-1", "02:00:00:00:00:01");
+  const long long node = testing::makeBootNode(svc, "SN-BOOT-1", "02:00:00:00:00:01");
 
   auto unknown = bootScript(svc, "02-00-00-00-99-99");
   REQUIRE(unknown.status == 200);
@@ -168,7 +123,7 @@ TEST_CASE("Boot scripts follow the node: unknown retries and idle boots locally"
 
 TEST_CASE("A node due to boot without a usable image is told to retry", "[integration][boot]") {
   ServiceFixture svc;
-  const long long node = makeNode(svc, "SN-BOOT-2", "02:00:00:00:00:02");
+  const long long node = testing::makeBootNode(svc, "SN-BOOT-2", "02:00:00:00:00:02");
   REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in",
                        json::object(), "operator")
               .status == 201);
@@ -181,8 +136,8 @@ TEST_CASE("A node due to boot without a usable image is told to retry", "[integr
 TEST_CASE("Agent tokens are node-scoped single-use and expire", "[integration][agent]") {
   ServiceFixture svc;
   prepareCatalog(svc);
-  const long long a = makeNode(svc, "SN-A", "02:00:00:00:00:0a");
-  const long long b = makeNode(svc, "SN-B", "02:00:00:00:00:0b");
+  const long long a = testing::makeBootNode(svc, "SN-A", "02:00:00:00:00:0a");
+  const long long b = testing::makeBootNode(svc, "SN-B", "02:00:00:00:00:0b");
   for (long long node : {a, b}) {
     REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in",
                          json::object(), "operator")
@@ -225,7 +180,7 @@ TEST_CASE("Agent tokens are node-scoped single-use and expire", "[integration][a
 TEST_CASE("A burn-in result becomes a verdict naming the weak GPU", "[integration][agent]") {
   ServiceFixture svc;
   prepareCatalog(svc);
-  const long long node = makeNode(svc, "SN-BURN", "02:00:00:00:00:0c");
+  const long long node = testing::makeBootNode(svc, "SN-BURN", "02:00:00:00:00:0c");
   REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in",
                        {{"batch", "rack-9"}}, "operator")
               .status == 201);
@@ -284,7 +239,7 @@ TEST_CASE("A burn-in result becomes a verdict naming the weak GPU", "[integratio
 TEST_CASE("Cancelling a task stops its agent", "[integration][agent]") {
   ServiceFixture svc;
   prepareCatalog(svc);
-  const long long node = makeNode(svc, "SN-CANCEL", "02:00:00:00:00:0d");
+  const long long node = testing::makeBootNode(svc, "SN-CANCEL", "02:00:00:00:00:0d");
   auto task = svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in",
                            json::object(), "operator");
   REQUIRE(task.status == 201);

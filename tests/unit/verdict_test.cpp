@@ -244,3 +244,16 @@ TEST_CASE("The verdict serialises with snake_case keys", "[unit][verdict]") {
   CHECK(json["evaluations"][0].contains("batch_median"));
   CHECK(json["evaluations"][1]["passed"] == true);
 }
+
+TEST_CASE("A tight healthy batch does not turn 1 percent of noise into outliers",
+          "[unit][verdict]") {
+  // Eight healthy PCIe figures: the MAD is tiny, so without a floor on the spread the 54.6 would
+  // score about -6 and fail a healthy GPU.
+  const std::vector<double> batch = {55.2, 55.2, 55.3, 55.1, 55.2, 54.6, 55.25, 55.22};
+  CHECK(agent::robustZ(54.6, batch) < -3.5);
+  const double floored = agent::robustZ(54.6, batch, 0.01);
+  CHECK(floored > -1.5);
+  CHECK(floored < -0.5);
+  // A part 10% down is still far outside, floor or not.
+  CHECK(agent::robustZ(49.7, batch, 0.01) < -9);
+}

@@ -65,6 +65,9 @@ struct BurnInPlan {
   double default_threshold = 0.85;  // a result below this fraction of nominal fails
   double outlier_z = -3.5;          // robust z-score at or below which a GPU is an outlier
   int min_batch_size = 8;           // fewer peers than this: no outlier check (too little data)
+  // The batch's spread is taken as at least this fraction of its median, so a tight batch does not
+  // turn 1% of measurement noise into an outlier (see robustZ).
+  double outlier_min_spread = 0.01;
   int expected_gpus = 0;            // 0: take the count the inventory expects, if any
   int max_temperature_c = 87;       // hotter during the run fails ("thermal")
   std::uint64_t max_corrected_ecc = 100;  // more corrected ECC errors during the run fails

@@ -16,9 +16,11 @@ namespace agent {
 double median(std::vector<double> values);
 // Median absolute deviation from the median (unscaled).
 double medianAbsoluteDeviation(const std::vector<double>& values);
-// 0.6745 * (x - median) / MAD. When MAD is 0 the mean absolute deviation (scaled by 0.7979) is
-// used; when that is 0 too (all peers equal) the score is 0.
-double robustZ(double x, const std::vector<double>& population);
+// (x - median) / spread, where spread = MAD / 0.6745 (so 0.6745 * (x - median) / MAD). When MAD is
+// 0 the mean absolute deviation (divided by 0.7979) is the spread. The spread is never taken as
+// less than min_relative_spread * |median|: in a tight batch a 1% wobble is measurement noise, not
+// a weak part. With no spread at all (all equal, no floor) the score is 0.
+double robustZ(double x, const std::vector<double>& population, double min_relative_spread = 0);
 
 // The other GPUs of the batch (same model, same batch window), by (model name, test).
 using PeerValues = std::map<std::pair<std::string, std::string>, std::vector<double>>;

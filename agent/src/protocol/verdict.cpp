@@ -88,7 +88,7 @@ Evaluation evaluateMeasurement(const Measurement& m, const VerdictInput& input,
   e.batch_median = median(population);
   // No peers given means no batch to compare against (the header's contract).
   if (input.peers != nullptr && e.batch_size >= plan.min_batch_size) {
-    e.robust_z = robustZ(m.value, population);
+    e.robust_z = robustZ(m.value, population, plan.outlier_min_spread);
   }
 
   if (!std::isfinite(m.value)) {
@@ -247,18 +247,20 @@ double medianAbsoluteDeviation(const std::vector<double>& values) {
   return median(std::move(deviations));
 }
 
-double robustZ(double x, const std::vector<double>& population) {
+double robustZ(double x, const std::vector<double>& population, double min_relative_spread) {
   if (population.empty()) return 0;
   const double center = median(population);
-  const double mad = medianAbsoluteDeviation(population);
-  if (mad > 0) return kMadScale * (x - center) / mad;
-  // More than half the population is identical: fall back to the mean absolute deviation.
-  const double mean_ad =
-      std::accumulate(population.begin(), population.end(), 0.0,
-                      [center](double sum, double v) { return sum + std::fabs(v - center); }) /
-      static_cast<double>(population.size());
-  if (mean_ad > 0) return kMeanAdScale * (x - center) / mean_ad;
-  return 0;
+  double spread = medianAbsoluteDeviation(population) / kMadScale;
+  if (spread <= 0) {
+    // More than half the population is identical: fall back to the mean absolute deviation.
+    const double mean_ad =
+        std::accumulate(population.begin(), population.end(), 0.0,
+                        [center](double sum, double v) { return sum + std::fabs(v - center); }) /
+        static_cast<double>(population.size());
+    spread = mean_ad / kMeanAdScale;
+  }
+  spread = std::max(spread, min_relative_spread * std::fabs(center));
+  return spread > 0 ? (x - center) / spread : 0;
 }
 
 Verdict evaluate(const VerdictInput& input) {

@@ -24,6 +24,7 @@ namespace provisioner::http {
 namespace {
 
 constexpr const char* kAnyPath = ".*";
+constexpr std::uint64_t kMaxDrainBytes = 64ULL << 20;
 
 // cpp-httplib's stop() does nothing before listening has begun. Closing the listening socket
 // ourselves (svr_sock_ is protected for subclasses) makes stop() work at any moment: the accept
@@ -152,7 +153,9 @@ struct ApiServer::Impl {
     if (dispatcher.streamsBody(req.method, req.path)) return serveStreamed(req, res, reader);
     IncomingRequest incoming = incomingFrom(req);
     bool body_left_unread = false;
-    if (declaredOver(req, options.max_body_bytes)) {
+    // A modestly oversized body is read and dropped (the client gets its 413 and keeps the
+    // connection); a huge one is refused unread and the connection closed.
+    if (declaredOver(req, std::max<std::uint64_t>(options.max_body_bytes, kMaxDrainBytes))) {
       incoming.body_too_large = true;
       body_left_unread = true;
     } else {
