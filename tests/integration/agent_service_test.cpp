@@ -137,8 +137,7 @@ TEST_CASE("A healthy batch passes and later nodes are judged against their peers
   }
 }
 
-TEST_CASE("The agent retries through a network that drops connections",
-          "[integration][agent]") {
+TEST_CASE("The agent retries through a network that drops connections", "[integration][agent]") {
   ServiceFixture svc;
   testing::prepareCatalog(svc);
   const std::string mac = "02:00:00:00:40:01";

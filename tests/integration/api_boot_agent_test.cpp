@@ -4,8 +4,8 @@
 
 #include "agent/nominal.hpp"
 #include "agent/protocol.hpp"
-#include "common/secret_box.hpp"
 #include "boot_test_support.hpp"
+#include "common/secret_box.hpp"
 #include "image_test_support.hpp"
 #include "inventory/agent_tasks.hpp"
 
@@ -124,8 +124,8 @@ TEST_CASE("Boot scripts follow the node: unknown retries and idle boots locally"
 TEST_CASE("A node due to boot without a usable image is told to retry", "[integration][boot]") {
   ServiceFixture svc;
   const long long node = testing::makeBootNode(svc, "SN-BOOT-2", "02:00:00:00:00:02");
-  REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in",
-                       json::object(), "operator")
+  REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in", json::object(),
+                       "operator")
               .status == 201);
   auto script = bootScript(svc, "02:00:00:00:00:02");
   REQUIRE(script.status == 200);

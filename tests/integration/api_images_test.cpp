@@ -97,8 +97,7 @@ TEST_CASE("Artifact uploads keep only bytes that match their digest", "[integrat
   CHECK(codeOf(wrong) == "artifact_digest_mismatch");
   CHECK(svc.get("/api/v1/artifacts/" + digest, "viewer").status == 404);
 
-  CHECK(svc.send("PUT", "/api/v1/artifacts/" + digest, bytes, "viewer",
-                 "application/octet-stream")
+  CHECK(svc.send("PUT", "/api/v1/artifacts/" + digest, bytes, "viewer", "application/octet-stream")
             .status == 403);
   auto stored =
       svc.send("PUT", "/api/v1/artifacts/" + digest, bytes, "operator", "application/octet-stream");

@@ -32,7 +32,8 @@ TestImage makeImage(const std::string& name, const std::string& version,
   manifest.description = "burn-in image for tests";
   manifest.kernel_args = "console=ttyS0,115200 quiet";
   const std::pair<images::ArtifactKind, std::size_t> kinds[] = {
-      {images::ArtifactKind::kKernel, 4096}, {images::ArtifactKind::kInitrd, 70000},
+      {images::ArtifactKind::kKernel, 4096},
+      {images::ArtifactKind::kInitrd, 70000},
       {images::ArtifactKind::kRootfs, 9000}};
   for (const auto& [kind, size] : kinds) {
     const std::string bytes = common::randomBytes(size);

@@ -13,7 +13,7 @@ struct TestImage {
   images::KeyPair key;
   images::SignedManifest signed_manifest;
   std::map<std::string, std::string> bytes;  // kind -> artifact bytes
-  std::string document() const;               // the signed manifest as JSON text
+  std::string document() const;              // the signed manifest as JSON text
 };
 
 // A key pair (generating one is cheap, but tests share one per name for speed).

@@ -2,9 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "common/secret_box.hpp"
 #include "images/artifact_store.hpp"
 #include "inventory/migrations.hpp"
-#include "common/secret_box.hpp"
 #include "support/test_database.hpp"
 
 namespace testing {
@@ -54,10 +54,15 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
                ("provisioner-store-" + common::sha256Hex(common::randomBytes(8)).substr(0, 12));
   auto store = orFail(images::ArtifactStore::open(store_dir_), "artifact store");
   provisioner::api::ApiContext context{
-      db_,      std::make_shared<const common::SecretBox>(box),
-      files,    metrics_,
+      db_,
+      std::make_shared<const common::SecretBox>(box),
+      files,
+      metrics_,
       std::string(PROVISIONER_TEST_SOURCE_DIR) + "/docs/openapi.yaml",
-      token_cache_, store, trusted_keys_, {}};
+      token_cache_,
+      store,
+      trusted_keys_,
+      {}};
   port_ = orFail(server_->bind(), "bind");
   context.boot.public_url = publicUrl();
   context.boot.retry_seconds = 5;

@@ -11,7 +11,7 @@
 namespace agent {
 
 struct NominalFigures {
-  std::string model_key;  // "h100-sxm", "h200", "a100-sxm"
+  std::string model_key;      // "h100-sxm", "h200", "a100-sxm"
   double compute_tflops = 0;  // dense BF16 GEMM through cuBLAS
   double hbm_gbps = 0;        // device-to-device copy, read + write bytes per second
   double pcie_h2d_gbps = 0;

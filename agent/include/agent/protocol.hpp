@@ -46,15 +46,15 @@ struct Facts {
 };
 
 // Burn-in tests, by wire name.
-inline constexpr std::string_view kTestCompute = "compute";          // TFLOP/s, dense GEMM
+inline constexpr std::string_view kTestCompute = "compute";             // TFLOP/s, dense GEMM
 inline constexpr std::string_view kTestHbmBandwidth = "hbm_bandwidth";  // GB/s, device copy
-inline constexpr std::string_view kTestPcieH2D = "pcie_h2d";          // GB/s, pinned host->device
-inline constexpr std::string_view kTestPcieD2H = "pcie_d2h";          // GB/s, pinned device->host
+inline constexpr std::string_view kTestPcieH2D = "pcie_h2d";            // GB/s, pinned host->device
+inline constexpr std::string_view kTestPcieD2H = "pcie_d2h";            // GB/s, pinned device->host
 inline constexpr std::string_view kTestPeerBandwidth = "peer_bandwidth";  // GB/s, GPU->GPU
 bool isKnownTest(std::string_view name);
 
 struct PlanTest {
-  std::string name;      // one of the tests above
+  std::string name;        // one of the tests above
   double duration_s = 10;  // how long the test runs per GPU (the simulated backend scales it)
   std::optional<double> threshold;  // fraction of nominal; the plan's default when absent
 };
@@ -68,8 +68,8 @@ struct BurnInPlan {
   // The batch's spread is taken as at least this fraction of its median, so a tight batch does not
   // turn 1% of measurement noise into an outlier (see robustZ).
   double outlier_min_spread = 0.01;
-  int expected_gpus = 0;            // 0: take the count the inventory expects, if any
-  int max_temperature_c = 87;       // hotter during the run fails ("thermal")
+  int expected_gpus = 0;                  // 0: take the count the inventory expects, if any
+  int max_temperature_c = 87;             // hotter during the run fails ("thermal")
   std::uint64_t max_corrected_ecc = 100;  // more corrected ECC errors during the run fails
 };
 
@@ -90,9 +90,9 @@ struct Task {
 };
 
 struct Progress {
-  std::string test;      // the test running, or "" between tests
-  int gpu_index = -1;    // -1: all GPUs / not GPU-specific
-  double percent = 0;    // of the whole task, 0..100
+  std::string test;    // the test running, or "" between tests
+  int gpu_index = -1;  // -1: all GPUs / not GPU-specific
+  double percent = 0;  // of the whole task, 0..100
   std::string message;
 };
 
@@ -102,7 +102,7 @@ struct Measurement {
   std::string gpu_model;
   std::string test;
   double value = 0;
-  std::string unit;  // "TFLOP/s", "GB/s"
+  std::string unit;         // "TFLOP/s", "GB/s"
   std::string peer_serial;  // peer_bandwidth only: the other GPU
 };
 

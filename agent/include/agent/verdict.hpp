@@ -38,7 +38,7 @@ struct Evaluation {
 
 struct Failure {
   std::string gpu_serial;
-  std::string check;  // a test name, or "ecc", "xid", "thermal", "pcie_link", "gpu_missing"
+  std::string check;   // a test name, or "ecc", "xid", "thermal", "pcie_link", "gpu_missing"
   std::string reason;  // "below_threshold", "outlier", "ecc_uncorrectable", ...
   std::optional<double> value;
   std::optional<double> nominal;
@@ -57,7 +57,7 @@ struct VerdictInput {
   const Facts* facts = nullptr;  // PCIe links and the GPUs present
   const TaskResult* result = nullptr;
   const PeerValues* peers = nullptr;  // may be null: no outlier check
-  int expected_gpus = 0;  // from the inventory when the plan does not say; 0 = unknown
+  int expected_gpus = 0;              // from the inventory when the plan does not say; 0 = unknown
   // The nominal figure of (reported model name, test), e.g. nominalValue(nominalFor(model), test);
   // nullopt or an empty function: no absolute check (the evaluation notes "no_nominal").
   std::function<std::optional<double>(const std::string& model, const std::string& test)>

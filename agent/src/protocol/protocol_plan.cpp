@@ -74,8 +74,8 @@ Result<BurnInPlan> parsePlanAt(const nlohmann::json& object, std::string path, s
   PROV_TRY(reader.readDouble("outlier_z", plan.outlier_z, -100, 0, Need::kOptional));
   if (plan.outlier_z >= 0) return reader.error("outlier_z", "must be negative");
   PROV_TRY(reader.readInt("min_batch_size", plan.min_batch_size, 2, 1000000, Need::kOptional));
-  PROV_TRY(reader.readDouble("outlier_min_spread", plan.outlier_min_spread, 0, 0.5,
-                             Need::kOptional));
+  PROV_TRY(
+      reader.readDouble("outlier_min_spread", plan.outlier_min_spread, 0, 0.5, Need::kOptional));
   PROV_TRY(reader.readInt("expected_gpus", plan.expected_gpus, 0, 64, Need::kOptional));
   PROV_TRY(reader.readInt("max_temperature_c", plan.max_temperature_c, 1, 150, Need::kOptional));
   PROV_TRY(reader.readUnsigned("max_corrected_ecc", plan.max_corrected_ecc, Need::kOptional,

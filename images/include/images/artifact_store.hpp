@@ -3,11 +3,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <map>
 
 #include "common/result.hpp"
 #include "images/manifest.hpp"

@@ -36,9 +36,9 @@ struct AgentTask {
   std::string spec_json = "{}";  // the burn-in plan, frozen when the task was created
   std::string batch;             // burn-in batch: peers for the outlier check
   int expected_gpus = 0;
-  std::string facts_json;        // the agent's in-band facts, once it registered
-  std::string progress_json;     // the latest progress report
-  std::string verdict_json;      // once finished
+  std::string facts_json;     // the agent's in-band facts, once it registered
+  std::string progress_json;  // the latest progress report
+  std::string verdict_json;   // once finished
   std::string created_by;
   Timestamp created_at;
   std::optional<Timestamp> registered_at;
@@ -63,7 +63,8 @@ common::Result<AgentTask> getAgentTask(Database& db, Id task_id);
 common::Result<std::optional<AgentTask>> openTaskForNode(Database& db, Id node_id);
 common::Result<std::vector<AgentTask>> listTasksForNode(Database& db, Id node_id);
 // Stores the facts and the registration time; MACs of the facts become boot MACs ("agent").
-common::Result<AgentTask> recordRegistration(Database& db, Id task_id, const std::string& facts_json,
+common::Result<AgentTask> recordRegistration(Database& db, Id task_id,
+                                             const std::string& facts_json,
                                              const std::vector<std::string>& nic_macs);
 // pending -> running (idempotent when already running). Conflict "task_not_open" otherwise.
 common::Result<AgentTask> markTaskStarted(Database& db, Id task_id);

@@ -26,8 +26,8 @@ struct ImageRecord {
   std::string description;
   std::string kernel_args;
   std::vector<ImageArtifactRecord> artifacts;  // sorted by kind
-  std::string manifest_json;   // the signed manifest document as registered (verifiable later)
-  std::string key_id;          // the key that signed it
+  std::string manifest_json;  // the signed manifest document as registered (verifiable later)
+  std::string key_id;         // the key that signed it
   std::string registered_by;
   Timestamp registered_at;
 };

@@ -48,8 +48,9 @@ common::Result<inventory::AgentTokenGrant> authorizeAgent(inventory::Database& d
                                                           const std::string& kind) {
   const std::string token = bearerOf(request);
   if (token.empty()) {
-    common::Error e = common::unauthenticated("an 'Authorization: Bearer <agent token>' header "
-                                              "is required");
+    common::Error e = common::unauthenticated(
+        "an 'Authorization: Bearer <agent token>' header "
+        "is required");
     e.code = "agent_token_missing";
     return common::fail(std::move(e));
   }

@@ -22,8 +22,7 @@ bool isOpen(const inventory::AgentTask& task) {
 }
 
 common::Error taskNotOpen(const inventory::AgentTask& task) {
-  return common::conflict("task_not_open",
-                          "task " + std::to_string(task.id) + " is " + task.state);
+  return common::conflict("task_not_open", "task " + std::to_string(task.id) + " is " + task.state);
 }
 
 // The session token names one task; a path naming another is refused.
@@ -58,8 +57,8 @@ Result<Response> registerAgent(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto grant, authorizeAgent(*ctx.db, req, node_id, kBootToken));
   PROV_ASSIGN(auto task, inventory::getAgentTask(*ctx.db, grant.task_id));
   if (!isOpen(task)) return common::fail(taskNotOpen(task));
-  PROV_TRY(inventory::recordRegistration(*ctx.db, task.id, agent::toJson(facts).dump(),
-                                         nicMacs(facts)));
+  PROV_TRY(
+      inventory::recordRegistration(*ctx.db, task.id, agent::toJson(facts).dump(), nicMacs(facts)));
   PROV_ASSIGN(auto session, mintAgentToken(*ctx.db, node_id, task.id, kSessionToken,
                                            ctx.boot.session_token_ttl_s));
   return http::jsonResponse(

@@ -74,8 +74,8 @@ Result<std::string> bootScriptFor(const ApiContext& ctx, const inventory::Node& 
   if (kernel == nullptr || initrd == nullptr) {
     return common::fail(common::internalError("registered image lacks kernel or initrd"));
   }
-  PROV_ASSIGN(auto token, mintAgentToken(*ctx.db, node.id, task.id, kBootToken,
-                                         ctx.boot.boot_token_ttl_s));
+  PROV_ASSIGN(auto token,
+              mintAgentToken(*ctx.db, node.id, task.id, kBootToken, ctx.boot.boot_token_ttl_s));
   images::BootScriptSpec spec;
   spec.label = "node " + std::to_string(node.id) + ": " + image.name + " " + image.version;
   spec.kernel_url = artifactUrl(ctx, kernel->sha256);
@@ -158,8 +158,8 @@ Result<Response> serveArtifact(const ApiContext& ctx, const Request& req) {
 void addBootRoutes(http::ApiServer& server, const ContextPtr& ctx) {
   using http::Method;
   using http::Permission;
-  server.addRoute({Method::kGet, "/boot/ipxe", "boot.ipxe", Permission::kPublic,
-                   withContext(ctx, ipxeScript)});
+  server.addRoute(
+      {Method::kGet, "/boot/ipxe", "boot.ipxe", Permission::kPublic, withContext(ctx, ipxeScript)});
   server.addRoute({Method::kGet, "/boot/artifacts/{sha256}", "boot.artifact", Permission::kPublic,
                    withContext(ctx, serveArtifact)});
 }

@@ -15,8 +15,8 @@ using common::Result;
 template <class T, class Parse>
 Result<T> reparse(const std::string& text, Parse parse, const char* what) {
   auto doc = nlohmann::json::parse(text.empty() ? "{}" : text, nullptr, false);
-  if (doc.is_discarded()) return common::fail(common::internalError(std::string("stored ") + what +
-                                                                    " is not JSON"));
+  if (doc.is_discarded())
+    return common::fail(common::internalError(std::string("stored ") + what + " is not JSON"));
   return parse(doc);
 }
 
@@ -73,14 +73,14 @@ std::string summaryOf(const agent::Verdict& verdict, const agent::TaskResult& re
 
 Result<TaskVerdict> judgeTask(inventory::Database& db, const inventory::AgentTask& task,
                               const agent::TaskResult& result) {
-  PROV_ASSIGN(auto plan, reparse<agent::BurnInPlan>(
-                             task.spec_json,
-                             [](const nlohmann::json& j) { return agent::parseBurnInPlan(j); },
-                             "plan"));
-  PROV_ASSIGN(auto facts, reparse<agent::Facts>(
-                              task.facts_json,
-                              [](const nlohmann::json& j) { return agent::parseFacts(j); },
-                              "facts"));
+  PROV_ASSIGN(auto plan,
+              reparse<agent::BurnInPlan>(
+                  task.spec_json, [](const nlohmann::json& j) { return agent::parseBurnInPlan(j); },
+                  "plan"));
+  PROV_ASSIGN(
+      auto facts,
+      reparse<agent::Facts>(
+          task.facts_json, [](const nlohmann::json& j) { return agent::parseFacts(j); }, "facts"));
   PROV_ASSIGN(auto peers, peersOf(db, task, result));
   agent::VerdictInput input;
   input.plan = &plan;

@@ -89,8 +89,8 @@ Result<Response> registerImage(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto* store, storeOf(ctx));
   PROV_ASSIGN(auto signed_manifest, images::parseSignedManifest(std::string_view(req.body)));
   static const images::TrustedKeys kNoKeys;
-  PROV_TRY(images::verifySignature(signed_manifest,
-                                   ctx.trusted_keys ? *ctx.trusted_keys : kNoKeys));
+  PROV_TRY(
+      images::verifySignature(signed_manifest, ctx.trusted_keys ? *ctx.trusted_keys : kNoKeys));
   for (const auto& artifact : signed_manifest.manifest.artifacts) {
     PROV_TRY(store->verify(artifact));
   }

@@ -27,14 +27,15 @@ Result<Response> addBootMacs(const ApiContext& ctx, const Request& req) {
   http::FieldReader in(body);
   PROV_ASSIGN(auto raw, in.arrayOfStrings("macs", 64));
   if (raw.empty()) {
-    return common::fail(common::invalidArgument("missing_field", "macs must list at least one MAC",
-                                                "macs"));
+    return common::fail(
+        common::invalidArgument("missing_field", "macs must list at least one MAC", "macs"));
   }
   std::vector<std::string> macs;
   for (std::size_t i = 0; i < raw.size(); ++i) {
     auto mac = common::normalizeMac(raw[i]);
-    if (!mac) return common::fail(std::move(mac).error().withField(in.pathOf("macs") + "[" +
-                                                                   std::to_string(i) + "]"));
+    if (!mac)
+      return common::fail(
+          std::move(mac).error().withField(in.pathOf("macs") + "[" + std::to_string(i) + "]"));
     macs.push_back(*mac);
   }
   PROV_TRY(inventory::getNode(*ctx.db, id));
@@ -63,7 +64,8 @@ std::string defaultBatch(const inventory::Node& node) {
 }
 
 // The plan: the request's, else the hardware profile's, else the default.
-Result<std::string> planFor(const http::FieldReader& in, const inventory::HardwareProfile* profile) {
+Result<std::string> planFor(const http::FieldReader& in,
+                            const inventory::HardwareProfile* profile) {
   PROV_ASSIGN(auto plan_in, in.optionalObject("plan"));
   if (plan_in) {
     auto plan = agent::parseBurnInPlan(plan_in->json());
@@ -92,8 +94,8 @@ Result<Response> startBurnIn(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(spec.spec_json, planFor(in, profile ? &*profile : nullptr));
   PROV_ASSIGN(auto batch, in.optionalString("batch", 128));
   spec.batch = batch && !trimmed(*batch).empty() ? trimmed(*batch) : defaultBatch(node);
-  spec.expected_gpus = profile && profile->expected_gpus > 0 ? profile->expected_gpus
-                                                             : node.gpu_count;
+  spec.expected_gpus =
+      profile && profile->expected_gpus > 0 ? profile->expected_gpus : node.gpu_count;
   PROV_ASSIGN(auto task, inventory::createAgentTask(*ctx.db, spec, actorOf(req)));
   return http::jsonResponse(201, toJson(task));
 }

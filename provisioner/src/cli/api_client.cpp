@@ -102,8 +102,8 @@ struct ApiClient::Impl {
     std::error_code ec;
     const auto size = std::filesystem::file_size(file_path, ec);
     if (!*file || ec) {
-      return common::fail(common::invalidArgument("file_unreadable",
-                                                  "cannot read " + file_path, file_path));
+      return common::fail(
+          common::invalidArgument("file_unreadable", "cannot read " + file_path, file_path));
     }
     const std::string target = settings.endpoint.pathPrefix + path;
     httplib::Headers headers{{"Accept", kAcceptJson},
@@ -137,12 +137,12 @@ struct ApiClient::Impl {
     if (!expectJson) return reply;
     reply.json = nlohmann::json::parse(res.body, nullptr, /*allow_exceptions=*/false);
     if (reply.json.is_discarded()) {
-      return common::fail(Error{ErrorKind::kProtocol,
-                                kBadResponseCode,
-                                "the server answered " + method + " " + path +
-                                    " with a body that is not JSON",
-                                {},
-                                "HTTP " + std::to_string(res.status)});
+      return common::fail(
+          Error{ErrorKind::kProtocol,
+                kBadResponseCode,
+                "the server answered " + method + " " + path + " with a body that is not JSON",
+                {},
+                "HTTP " + std::to_string(res.status)});
     }
     return reply;
   }

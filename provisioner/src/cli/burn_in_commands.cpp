@@ -76,8 +76,8 @@ Result<void> listProfiles(CommandContext& ctx) {
   }
   Table table({"NAME", "MODEL", "CHANNEL", "EXPECTED GPUS", "UPDATED"});
   for (const auto& p : arrayField(reply.json, "items")) {
-    table.addRow({text(p, "name"), text(p, "model"), text(p, "channel"),
-                  text(p, "expected_gpus"), text(p, "updated_at")});
+    table.addRow({text(p, "name"), text(p, "model"), text(p, "channel"), text(p, "expected_gpus"),
+                  text(p, "updated_at")});
   }
   table.render(ctx.out);
   return common::success();
@@ -158,9 +158,9 @@ Result<void> gpuHistory(CommandContext& ctx) {
   }
   Table table({"MEASURED", "TASK", "TEST", "VALUE", "UNIT", "NOMINAL", "Z", "OK", "REASON"});
   for (const auto& r : arrayField(reply.json, "items")) {
-    table.addRow({text(r, "measured_at"), text(r, "task_id"), text(r, "test"),
-                  fixed(r, "value", 1), text(r, "unit"), fixed(r, "nominal", 1),
-                  fixed(r, "robust_z", 2), text(r, "passed"), text(r, "reason")});
+    table.addRow({text(r, "measured_at"), text(r, "task_id"), text(r, "test"), fixed(r, "value", 1),
+                  text(r, "unit"), fixed(r, "nominal", 1), fixed(r, "robust_z", 2),
+                  text(r, "passed"), text(r, "reason")});
   }
   table.render(ctx.out);
   return common::success();

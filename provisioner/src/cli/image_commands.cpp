@@ -56,17 +56,16 @@ Result<void> uploadArtifacts(CommandContext& ctx, const json& document, const st
 }
 
 void renderImage(std::ostream& out, const json& image) {
-  renderFields(out, {{"Name", text(image, "name")},
-                     {"Version", text(image, "version")},
-                     {"Description", text(image, "description")},
-                     {"Kernel args", text(image, "kernel_args")},
-                     {"Signed by", text(image, "key_id")},
-                     {"Registered", text(image, "registered_at") + " by " +
-                                        text(image, "registered_by")}});
+  renderFields(
+      out, {{"Name", text(image, "name")},
+            {"Version", text(image, "version")},
+            {"Description", text(image, "description")},
+            {"Kernel args", text(image, "kernel_args")},
+            {"Signed by", text(image, "key_id")},
+            {"Registered", text(image, "registered_at") + " by " + text(image, "registered_by")}});
   Table artifacts({"KIND", "FILE", "SIZE", "SHA256"});
   for (const auto& a : arrayField(image, "artifacts")) {
-    artifacts.addRow(
-        {text(a, "kind"), text(a, "file_name"), text(a, "size"), text(a, "sha256")});
+    artifacts.addRow({text(a, "kind"), text(a, "file_name"), text(a, "size"), text(a, "sha256")});
   }
   out << "\nArtifacts\n";
   artifacts.render(out);
@@ -110,8 +109,8 @@ Result<void> listImages(CommandContext& ctx) {
   }
   Table table({"NAME", "VERSION", "SIGNED BY", "REGISTERED", "BY"});
   for (const auto& i : listing.items) {
-    table.addRow({text(i, "name"), text(i, "version"), text(i, "key_id"),
-                  text(i, "registered_at"), text(i, "registered_by")});
+    table.addRow({text(i, "name"), text(i, "version"), text(i, "key_id"), text(i, "registered_at"),
+                  text(i, "registered_by")});
   }
   table.render(ctx.out);
   noteMorePages(ctx, listing);
@@ -120,8 +119,8 @@ Result<void> listImages(CommandContext& ctx) {
 
 Result<void> showImage(CommandContext& ctx) {
   const auto& p = ctx.invocation.positionals;
-  PROV_ASSIGN(auto reply, ctx.api->getJson(std::string(kImagesPath) + "/" + p.at(0) + "/" +
-                                           p.at(1)));
+  PROV_ASSIGN(auto reply,
+              ctx.api->getJson(std::string(kImagesPath) + "/" + p.at(0) + "/" + p.at(1)));
   if (ctx.json()) {
     printRawJson(ctx.out, reply);
     return common::success();

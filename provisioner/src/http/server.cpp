@@ -4,14 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
-#include <fstream>
-#include <vector>
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <mutex>
+#include <vector>
 
 #include <httplib.h>
 #include <spdlog/common.h>
@@ -65,27 +65,24 @@ IncomingRequest incomingFrom(const httplib::Request& req) {
 }
 
 // Streams a file body in pieces; cpp-httplib asks for the ranges a Range request wants.
-void setFileContent(const Response& response, const httplib::Request& req,
-                    httplib::Response& res) {
+void setFileContent(const Response& response, const httplib::Request& req, httplib::Response& res) {
   auto file = std::make_shared<std::ifstream>(response.file_path, std::ios::binary);
   res.set_header("Accept-Ranges", "bytes");
   // A 200 from the handler becomes 206 when the client asked for a range: the library decides.
   if (response.status == 200 && req.has_header("Range")) res.status = -1;
-  res.set_content_provider(
-      static_cast<std::size_t>(response.file_size), response.content_type,
-      [file](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-        constexpr std::size_t kChunk = 256 * 1024;
-        std::vector<char> buffer(std::min(length, kChunk));
-        file->clear();
-        file->seekg(static_cast<std::streamoff>(offset));
-        file->read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        const auto got = static_cast<std::size_t>(file->gcount());
-        return got > 0 && sink.write(buffer.data(), got);
-      });
+  res.set_content_provider(static_cast<std::size_t>(response.file_size), response.content_type,
+                           [file](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                             constexpr std::size_t kChunk = 256 * 1024;
+                             std::vector<char> buffer(std::min(length, kChunk));
+                             file->clear();
+                             file->seekg(static_cast<std::streamoff>(offset));
+                             file->read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+                             const auto got = static_cast<std::size_t>(file->gcount());
+                             return got > 0 && sink.write(buffer.data(), got);
+                           });
 }
 
-void writeResponse(const Response& response, const httplib::Request& req,
-                   httplib::Response& res) {
+void writeResponse(const Response& response, const httplib::Request& req, httplib::Response& res) {
   res.status = response.status;
   for (const auto& [name, value] : response.headers) res.set_header(name, value);
   if (!response.file_path.empty()) {
@@ -208,9 +205,8 @@ void ApiServer::Impl::configure() {
   server.set_tcp_nodelay(true);
   server.set_keep_alive_max_count(options.keep_alive_max_requests);
   // Buffered routes enforce max_body_bytes themselves (readBody, declaredOver).
-  server.set_payload_max_length(
-      static_cast<std::size_t>(std::max<std::uint64_t>(options.max_body_bytes,
-                                                       options.max_stream_bytes)));
+  server.set_payload_max_length(static_cast<std::size_t>(
+      std::max<std::uint64_t>(options.max_body_bytes, options.max_stream_bytes)));
   server.set_keep_alive_timeout(options.keep_alive_timeout_s);
   server.set_read_timeout(options.read_timeout_s, 0);
   server.set_write_timeout(options.write_timeout_s, 0);

@@ -16,10 +16,10 @@
 #include "image_local_commands.hpp"
 #include "images/artifact_store.hpp"
 #include "images/signing.hpp"
-#include "provisioner/cli/ctl.hpp"
 #include "inventory/access.hpp"
 #include "inventory/migrations.hpp"
 #include "provisioner/api/api.hpp"
+#include "provisioner/cli/ctl.hpp"
 #include "provisioner/http/logging.hpp"
 #include "provisioner/http/rbac.hpp"
 #include "provisioner/service/options.hpp"
@@ -162,16 +162,17 @@ common::Result<std::shared_ptr<images::TrustedKeys>> loadTrustedKeys(const Servi
 
 api::BootSettings bootSettings(const ServiceOptions& o, const std::string& host, int port) {
   api::BootSettings boot;
-  boot.public_url = o.public_url.empty() ? "http://" + host + ":" + std::to_string(port)
-                                         : o.public_url;
+  boot.public_url =
+      o.public_url.empty() ? "http://" + host + ":" + std::to_string(port) : o.public_url;
   while (!boot.public_url.empty() && boot.public_url.back() == '/') boot.public_url.pop_back();
   boot.mirror_url = o.artifact_mirror_url;
   while (!boot.mirror_url.empty() && boot.mirror_url.back() == '/') boot.mirror_url.pop_back();
   boot.boot_token_ttl_s = o.boot_token_ttl_s;
   if (o.public_url.empty() && (host == "0.0.0.0" || host == "::" || host == "[::]")) {
-    spdlog::warn("listening on {} without --public-url: boot scripts will tell nodes to reach {}, "
-                 "which they cannot; set --public-url",
-                 host, boot.public_url);
+    spdlog::warn(
+        "listening on {} without --public-url: boot scripts will tell nodes to reach {}, "
+        "which they cannot; set --public-url",
+        host, boot.public_url);
   }
   return boot;
 }

@@ -10,8 +10,8 @@
 #include "inventory/access.hpp"
 #include "inventory/database.hpp"
 #include "inventory/migrations.hpp"
-#include "provisioner/http/metrics.hpp"
 #include "provisioner/api/token_cache.hpp"
+#include "provisioner/http/metrics.hpp"
 #include "provisioner/http/server.hpp"
 
 namespace images {
@@ -23,9 +23,9 @@ namespace provisioner::api {
 
 // How nodes boot: the URLs their iPXE scripts and kernel command lines carry, and token lifetimes.
 struct BootSettings {
-  std::string public_url;  // how nodes reach this service, e.g. "http://10.0.0.1:8080"
-  std::string mirror_url;  // when set, artifacts are fetched from MIRROR/sha256/<hex> instead
-  int boot_token_ttl_s = 3600;      // a rendered script's one-time token
+  std::string public_url;       // how nodes reach this service, e.g. "http://10.0.0.1:8080"
+  std::string mirror_url;       // when set, artifacts are fetched from MIRROR/sha256/<hex> instead
+  int boot_token_ttl_s = 3600;  // a rendered script's one-time token
   int session_token_ttl_s = 86400;  // the agent's token for the rest of its task
   int retry_seconds = 30;           // what an unknown or not-yet-ready node waits
 };
@@ -35,9 +35,9 @@ struct ApiContext {
   std::shared_ptr<const common::SecretBox> secrets;
   std::vector<inventory::MigrationFile> migrations;  // for /readyz
   std::shared_ptr<http::MetricsRegistry> metrics;
-  std::string openapi_path;  // docs/openapi.yaml, served at /api/v1/openapi.yaml
+  std::string openapi_path;                 // docs/openapi.yaml, served at /api/v1/openapi.yaml
   std::shared_ptr<TokenCache> token_cache;  // cleared when a token is revoked; may be null
-  std::shared_ptr<images::ArtifactStore> artifacts;          // null: no image routes
+  std::shared_ptr<images::ArtifactStore> artifacts;         // null: no image routes
   std::shared_ptr<const images::TrustedKeys> trusted_keys;  // keys images must be signed with
   BootSettings boot;
 };
@@ -47,7 +47,7 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context);
 
 // Bearer tokens checked against their SHA-256 hashes in the inventory, through `cache` if given.
 std::shared_ptr<http::Authenticator> makeAuthenticator(inventory::DatabasePtr db,
-                                                      std::shared_ptr<TokenCache> cache = nullptr);
+                                                       std::shared_ptr<TokenCache> cache = nullptr);
 // Audit records appended to the inventory's audit log.
 std::shared_ptr<http::AuditSink> makeAuditSink(inventory::DatabasePtr db);
 

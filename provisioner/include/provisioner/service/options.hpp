@@ -16,8 +16,8 @@ struct ServiceOptions {
   std::string database_url;  // empty: a private PostgreSQL under state_dir
   std::string state_dir = "./var";
   std::string migrations_dir;
-  std::string secret_key_file;  // else PROVISIONER_SECRET_KEY, else state_dir/secret.key
-  std::string log_level;  // default: info for serve, warn for one-shot commands
+  std::string secret_key_file;    // else PROVISIONER_SECRET_KEY, else state_dir/secret.key
+  std::string log_level;          // default: info for serve, warn for one-shot commands
   std::size_t http_threads = 32;  // cpp-httplib holds a worker per open connection
   std::size_t db_pool_size = 8;
   // images and boot
