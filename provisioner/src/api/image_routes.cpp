@@ -49,8 +49,9 @@ Result<Response> uploadArtifact(const ApiContext& ctx, const Request& req) {
   common::Error write_error;
   const bool complete = req.read_body([&](std::string_view chunk) {
     auto written = upload->write(chunk);
-    if (!written) write_error = std::move(written).error();
-    return static_cast<bool>(written);
+    if (written) return true;
+    write_error = std::move(written).error();
+    return false;
   });
   if (!write_error.code.empty()) return common::fail(std::move(write_error));
   if (!complete) {

@@ -72,7 +72,7 @@ void setFileContent(const Response& response, const httplib::Request& req, httpl
   if (response.status == 200 && req.has_header("Range")) res.status = -1;
   res.set_content_provider(static_cast<std::size_t>(response.file_size), response.content_type,
                            [file](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-                             constexpr std::size_t kChunk = 256 * 1024;
+                             constexpr std::size_t kChunk = std::size_t{256} * 1024;
                              std::vector<char> buffer(std::min(length, kChunk));
                              file->clear();
                              file->seekg(static_cast<std::streamoff>(offset));
