@@ -33,8 +33,10 @@ using BootMac = std::pair<std::string, std::size_t>;
 // Normalises and sorts (so concurrent writers lock in one order). InvalidArgument "invalid_mac"
 // naming "macs[i]".
 common::Result<std::vector<BootMac>> normalizeBootMacs(const std::vector<std::string>& macs);
-// Conflict "boot_mac_in_use" (field "macs[i]") when a MAC boots another node.
+// Conflict "boot_mac_in_use" (field "macs[i]") when a MAC boots another node; with `conflicts`
+// given, such MACs are listed there instead and the others are still recorded.
 common::Result<void> insertBootMacs(Tx& tx, Id node_id, const std::vector<BootMac>& macs,
-                                    const std::string& source);
+                                    const std::string& source,
+                                    std::vector<std::string>* conflicts = nullptr);
 
 }  // namespace inventory::detail

@@ -93,7 +93,18 @@ common::Result<AgentTask> recordRegistration(Database& db, Id task_id,
         if (!task.open()) return detail::taskNotOpen(task);
         PROV_TRY(detail::requireJson(tx, facts_json, "facts"));
         tx.exec(detail::kSetTaskFacts, task_id, facts_json);
-        PROV_TRY(detail::insertBootMacs(tx, task.node_id, macs, "agent"));
+        // The agent proved who it is with a node-scoped token, so a MAC it reports that boots
+        // another node (a NIC moved between chassis) is flagged for people, not a reason to
+        // strand this node's burn-in.
+        std::vector<std::string> conflicts;
+        PROV_TRY(detail::insertBootMacs(tx, task.node_id, macs, "agent", &conflicts));
+        if (!conflicts.empty()) {
+          std::string listed;
+          for (const auto& c : conflicts) listed += (listed.empty() ? "" : ", ") + c;
+          detail::insertEvent(tx, task.node_id, "agent", "boot_mac_conflict",
+                              "the agent reports MACs that boot other nodes: " + listed,
+                              taskDetail(task));
+        }
         detail::insertEvent(tx, task.node_id, "agent", "agent_registered",
                             "agent registered for task " + std::to_string(task_id),
                             taskDetail(task));

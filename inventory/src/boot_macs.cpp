@@ -27,11 +27,16 @@ common::Result<std::vector<BootMac>> normalizeBootMacs(const std::vector<std::st
 }
 
 common::Result<void> insertBootMacs(Tx& tx, Id node_id, const std::vector<BootMac>& macs,
-                                    const std::string& source) {
+                                    const std::string& source,
+                                    std::vector<std::string>* conflicts) {
   for (const auto& [mac, index] : macs) {
     if (!tx.exec(kInsertBootMac, mac, node_id, source).empty()) continue;
     auto owner = tx.exec(kSelectBootMacNode, mac);
     if (!owner.empty() && id(owner[0][0]) != node_id) {
+      if (conflicts != nullptr) {
+        conflicts->push_back(mac + " (node " + std::to_string(id(owner[0][0])) + ")");
+        continue;
+      }
       return common::conflict("boot_mac_in_use", "MAC " + mac + " already boots another node",
                               "macs[" + std::to_string(index) + "]");
     }

@@ -136,7 +136,7 @@ TEST_CASE("agent task lifecycle: one open task per node",
   CHECK((*tasks)[1].id == task.id);
 }
 
-TEST_CASE("registration refuses a MAC that boots another node",
+TEST_CASE("registration keeps a MAC that boots another node there and flags it",
           "[integration][inventory][agent][tasks]") {
   auto inv = inventory_test::freshInventory();
   auto& db = *inv.db;
@@ -146,11 +146,21 @@ TEST_CASE("registration refuses a MAC that boots another node",
   auto task = makeTask(db, b.id);
 
   auto r = recordRegistration(db, task.id, "{}", {"b8:3f:d2:00:00:02", "b8:3f:d2:00:00:01"});
-  REQUIRE_FALSE(r.ok());
-  CHECK(r.error().code == "boot_mac_in_use");
-  CHECK(r.error().field == "macs[1]");
-  CHECK_FALSE(getAgentTask(db, task.id)->registered_at);
-  CHECK(listBootMacs(db, b.id)->empty());
+  REQUIRE_OK(r);
+  CHECK(r->registered_at);
+  // The free MAC is B's now; the taken one still boots A.
+  CHECK(*listBootMacs(db, b.id) == std::vector<std::string>{"b8:3f:d2:00:00:02"});
+  CHECK(*listBootMacs(db, a.id) == std::vector<std::string>{"b8:3f:d2:00:00:01"});
+  auto detail = getNodeDetail(db, b.id);
+  REQUIRE_OK(detail);
+  bool flagged = false;
+  for (const auto& e : detail->timeline) {
+    if (e.kind == "boot_mac_conflict") {
+      flagged = e.message.find("b8:3f:d2:00:00:01 (node " + std::to_string(a.id) + ")") !=
+                std::string::npos;
+    }
+  }
+  CHECK(flagged);
 }
 
 TEST_CASE("concurrent task creation for one node opens exactly one",

@@ -62,7 +62,9 @@ common::Result<AgentTask> getAgentTask(Database& db, Id task_id);
 // The node's pending or running task; nullopt when the node is not due to boot.
 common::Result<std::optional<AgentTask>> openTaskForNode(Database& db, Id node_id);
 common::Result<std::vector<AgentTask>> listTasksForNode(Database& db, Id node_id);
-// Stores the facts and the registration time; MACs of the facts become boot MACs ("agent").
+// Stores the facts and the registration time; MACs of the facts become boot MACs ("agent"). A
+// reported MAC that already boots another node is left there and named in a "boot_mac_conflict"
+// node event; the registration still succeeds.
 common::Result<AgentTask> recordRegistration(Database& db, Id task_id,
                                              const std::string& facts_json,
                                              const std::vector<std::string>& nic_macs);
