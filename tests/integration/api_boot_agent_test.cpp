@@ -260,8 +260,8 @@ TEST_CASE("Bad agent input is refused without using up the boot token", "[integr
   ServiceFixture svc;
   prepareCatalog(svc);
   const long long node = testing::makeBootNode(svc, "SN-BAD", "02:00:00:00:00:0e");
-  REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in",
-                       json::object(), "operator")
+  REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in", json::object(),
+                       "operator")
               .status == 201);
   const std::string token = tokenIn(bootScript(svc, "02:00:00:00:00:0e").body);
   const std::string path = "/api/v1/agent/nodes/" + std::to_string(node) + "/register";

@@ -46,7 +46,7 @@ TEST_CASE("Image registration names the check that failed", "[integration][image
   auto image = testing::makeImage("burnin", "1.0.0");
   auto pub = images::parsePublicKeyPem(image.key.public_pem);
   REQUIRE(pub);
-  svc.trustedKeys().add(*pub);
+  svc.trustKey(*pub);
   testing::uploadArtifacts(svc, image);
 
   SECTION("unsigned") {

@@ -60,7 +60,7 @@ void uploadArtifacts(ServiceFixture& svc, const TestImage& image) {
 int registerImage(ServiceFixture& svc, const TestImage& image) {
   auto pub = images::parsePublicKeyPem(image.key.public_pem);
   REQUIRE(pub);
-  svc.trustedKeys().add(*pub);
+  svc.trustKey(*pub);
   uploadArtifacts(svc, image);
   auto r = svc.send("POST", "/api/v1/images", image.document(), "operator");
   INFO(r.body);

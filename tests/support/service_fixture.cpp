@@ -61,7 +61,7 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
       std::string(PROVISIONER_TEST_SOURCE_DIR) + "/docs/openapi.yaml",
       token_cache_,
       store,
-      trusted_keys_,
+      key_ring_,
       {}};
   port_ = orFail(server_->bind(), "bind");
   context.boot.public_url = publicUrl();
@@ -80,6 +80,11 @@ ServiceFixture::~ServiceFixture() {
   if (thread_.joinable()) thread_.join();
   std::error_code ec;
   std::filesystem::remove_all(store_dir_, ec);
+}
+
+void ServiceFixture::trustKey(const images::PublicKey& key) {
+  trusted_keys_.add(key);
+  key_ring_->replace(trusted_keys_);
 }
 
 HttpResult ServiceFixture::get(const std::string& path, const std::string& role,

@@ -14,6 +14,7 @@
 #include "images/signing.hpp"
 #include "inventory/database.hpp"
 #include "provisioner/api/api.hpp"
+#include "provisioner/api/key_ring.hpp"
 
 namespace testing {
 
@@ -52,7 +53,8 @@ class ServiceFixture {
 
   // The artifact store (a fresh temporary folder) and the keys image registration trusts.
   const std::filesystem::path& storeDir() const { return store_dir_; }
-  images::TrustedKeys& trustedKeys() { return *trusted_keys_; }
+  // Adds a key to the ones image registration trusts (as a reload would).
+  void trustKey(const images::PublicKey& key);
   // The URL booting nodes are told to reach the service at.
   std::string publicUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
@@ -68,7 +70,9 @@ class ServiceFixture {
   int port_ = 0;
   std::map<std::string, std::string> tokens_;
   std::filesystem::path store_dir_;
-  std::shared_ptr<images::TrustedKeys> trusted_keys_ = std::make_shared<images::TrustedKeys>();
+  images::TrustedKeys trusted_keys_;
+  std::shared_ptr<provisioner::api::KeyRing> key_ring_ =
+      std::make_shared<provisioner::api::KeyRing>();
 };
 
 }  // namespace testing

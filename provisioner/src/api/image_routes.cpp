@@ -7,6 +7,7 @@
 #include "images/signing.hpp"
 #include "input.hpp"
 #include "inventory/images.hpp"
+#include "provisioner/api/key_ring.hpp"
 #include "routes.hpp"
 
 namespace provisioner::api {
@@ -90,8 +91,8 @@ Result<Response> registerImage(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto* store, storeOf(ctx));
   PROV_ASSIGN(auto signed_manifest, images::parseSignedManifest(std::string_view(req.body)));
   static const images::TrustedKeys kNoKeys;
-  PROV_TRY(
-      images::verifySignature(signed_manifest, ctx.trusted_keys ? *ctx.trusted_keys : kNoKeys));
+  const auto keys = ctx.trusted_keys ? ctx.trusted_keys->current() : nullptr;
+  PROV_TRY(images::verifySignature(signed_manifest, keys ? *keys : kNoKeys));
   for (const auto& artifact : signed_manifest.manifest.artifacts) {
     PROV_TRY(store->verify(artifact));
   }

@@ -19,6 +19,7 @@
 #include "inventory/access.hpp"
 #include "inventory/migrations.hpp"
 #include "provisioner/api/api.hpp"
+#include "provisioner/api/key_ring.hpp"
 #include "provisioner/cli/ctl.hpp"
 #include "provisioner/http/logging.hpp"
 #include "provisioner/http/rbac.hpp"
@@ -112,21 +113,30 @@ common::Result<std::pair<std::string, int>> parseListen(const std::string& liste
   return std::make_pair(listen.substr(0, colon), port);
 }
 
-// Blocks SIGTERM/SIGINT in every thread; one watcher thread turns them into a graceful stop.
+// Blocks SIGTERM/SIGINT/SIGHUP in every thread; one watcher thread turns TERM and INT into a
+// graceful stop and HUP into a reload.
 class SignalWatcher {
  public:
-  explicit SignalWatcher(std::function<void()> on_signal) {
+  SignalWatcher(std::function<void()> on_stop, std::function<void()> on_reload) {
     sigemptyset(&set_);
     sigaddset(&set_, SIGTERM);
     sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGHUP);
     sigaddset(&set_, SIGUSR1);  // our own wake-up when the server ends by itself
     pthread_sigmask(SIG_BLOCK, &set_, nullptr);
-    thread_ = std::thread([this, cb = std::move(on_signal)] {
-      int sig = 0;
-      sigwait(&set_, &sig);
-      if (sig != SIGUSR1) {
-        spdlog::info("received signal {}, shutting down gracefully", sig);
-        cb();
+    thread_ = std::thread([this, stop = std::move(on_stop), reload = std::move(on_reload)] {
+      for (;;) {
+        int sig = 0;
+        sigwait(&set_, &sig);
+        if (sig == SIGHUP) {
+          reload();
+          continue;
+        }
+        if (sig != SIGUSR1) {
+          spdlog::info("received signal {}, shutting down gracefully", sig);
+          stop();
+        }
+        return;
       }
     });
   }
@@ -146,18 +156,29 @@ std::string orUnderState(const ServiceOptions& o, const std::string& value, cons
 
 // The public keys images must be signed with; an empty folder means no image can be registered
 // yet (said loudly, not refused: the service has more to do than images).
-common::Result<std::shared_ptr<images::TrustedKeys>> loadTrustedKeys(const ServiceOptions& o) {
+common::Result<images::TrustedKeys> loadTrustedKeys(const ServiceOptions& o) {
   const std::string dir = orUnderState(o, o.trusted_keys_dir, "trusted-keys");
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  auto keys = std::make_shared<images::TrustedKeys>();
-  PROV_TRY(keys->addDirectory(dir));
-  if (keys->empty()) {
+  images::TrustedKeys keys;
+  PROV_TRY(keys.addDirectory(dir));
+  if (keys.empty()) {
     spdlog::warn("no image signing keys in {}: image registration will refuse every image", dir);
   } else {
-    spdlog::info("trusting {} image signing key(s) from {}", keys->keyIds().size(), dir);
+    spdlog::info("trusting {} image signing key(s) from {}", keys.keyIds().size(), dir);
   }
   return keys;
+}
+
+// SIGHUP: the keys folder read again. A folder that no longer reads keeps the keys in use.
+void reloadTrustedKeys(const ServiceOptions& o, api::KeyRing& ring) {
+  auto keys = loadTrustedKeys(o);
+  if (!keys) {
+    spdlog::error("reload of image signing keys failed, keeping the current ones: {} ({})",
+                  keys.error().message, keys.error().field);
+    return;
+  }
+  ring.replace(std::move(*keys));
 }
 
 api::BootSettings bootSettings(const ServiceOptions& o, const std::string& host, int port) {
@@ -188,6 +209,7 @@ int serve(const ServiceOptions& o) {
   if (!store) return report(store.error());
   auto trusted = loadTrustedKeys(o);
   if (!trusted) return report(trusted.error());
+  auto key_ring = std::make_shared<api::KeyRing>(std::move(*trusted));
 
   auto metrics = std::make_shared<http::MetricsRegistry>();
   http::ServerOptions server_options;
@@ -204,7 +226,7 @@ int serve(const ServiceOptions& o) {
                           PROVISIONER_DEFAULT_OPENAPI_FILE,
                           token_cache,
                           *store,
-                          *trusted,
+                          key_ring,
                           {}};
   auto port = server.bind();
   if (!port) return report(port.error());
@@ -213,7 +235,8 @@ int serve(const ServiceOptions& o) {
   api::registerRoutes(server, context);
   spdlog::info("serving on http://{}:{}", listen->first, *port);
   {
-    SignalWatcher watcher([&server] { server.stop(); });
+    SignalWatcher watcher([&server] { server.stop(); },
+                          [&o, &key_ring] { reloadTrustedKeys(o, *key_ring); });
     server.run();
   }
   spdlog::info("stopped");

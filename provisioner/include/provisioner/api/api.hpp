@@ -16,10 +16,11 @@
 
 namespace images {
 class ArtifactStore;
-class TrustedKeys;
 }  // namespace images
 
 namespace provisioner::api {
+
+class KeyRing;
 
 // How nodes boot: the URLs their iPXE scripts and kernel command lines carry, and token lifetimes.
 struct BootSettings {
@@ -38,7 +39,7 @@ struct ApiContext {
   std::string openapi_path;                 // docs/openapi.yaml, served at /api/v1/openapi.yaml
   std::shared_ptr<TokenCache> token_cache;  // cleared when a token is revoked; may be null
   std::shared_ptr<images::ArtifactStore> artifacts;         // null: no image routes
-  std::shared_ptr<const images::TrustedKeys> trusted_keys;  // keys images must be signed with
+  std::shared_ptr<KeyRing> trusted_keys;  // keys images must be signed with (null: none)
   BootSettings boot;
 };
 
