@@ -290,3 +290,27 @@ TEST_CASE("A hostile MAC parameter cannot inject iPXE commands", "[integration][
   CHECK(script.body.find("evil") == std::string::npos);
   CHECK(script.body.find("${net0/mac}") != std::string::npos);
 }
+
+TEST_CASE("A bad burn-in plan is refused naming its field", "[integration][agent]") {
+  ServiceFixture svc;
+  auto profile = svc.sendJson("PUT", "/api/v1/hardware-profiles/dgx-h100",
+                              {{"model", "DGX H100"},
+                               {"channel", "stable"},
+                               {"burn_in_plan", {{"tests", {"compute", "warp_drive"}}}}},
+                              "operator");
+  CHECK(profile.status == 400);
+  CHECK(codeOf(profile) == "invalid_plan");
+  CHECK(profile.json().value("field", "").rfind("burn_in_plan.tests[1]", 0) == 0);
+  CHECK(svc.get("/api/v1/hardware-profiles/dgx-h100", "viewer").status == 404);
+
+  const long long node = testing::makeBootNode(svc, "SN-PLAN", "02:00:00:00:00:0f");
+  auto task =
+      svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(node) + "/burn-in",
+                   {{"plan", {{"tests", {"compute"}}, {"default_threshold", 2}}}}, "operator");
+  INFO(task.body);
+  CHECK(task.status == 400);
+  CHECK(task.json().value("field", "").rfind("plan.default_threshold", 0) == 0);
+  CHECK(svc.get("/api/v1/nodes/" + std::to_string(node) + "/tasks", "viewer")
+            .json()["items"]
+            .empty());
+}

@@ -2,6 +2,9 @@
 
 #include <charconv>
 
+#include <nlohmann/json.hpp>
+
+#include "agent/protocol.hpp"
 #include "common/mac_address.hpp"
 #include "provisioner/http/pagination.hpp"
 
@@ -126,6 +129,19 @@ Result<std::vector<inventory::LineItem>> readLineItems(const http::FieldReader& 
     out.push_back(std::move(item));
   }
   return out;
+}
+
+common::Result<std::optional<std::string>> optionalBurnInPlan(const http::FieldReader& in,
+                                                              std::string_view name) {
+  PROV_ASSIGN(auto plan_in, in.optionalObject(name));
+  if (!plan_in) return std::optional<std::string>();
+  auto plan = agent::parseBurnInPlan(plan_in->json());
+  if (!plan) {
+    common::Error e = std::move(plan).error();
+    e.field = e.field.empty() ? in.pathOf(name) : in.pathOf(name) + "." + e.field;
+    return common::fail(std::move(e));
+  }
+  return std::optional<std::string>(agent::toJson(*plan).dump());
 }
 
 }  // namespace provisioner::api

@@ -1,6 +1,7 @@
 // Request input shared by the route groups: ids, paging, actors, and the purchase-order shapes.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "common/result.hpp"
@@ -31,5 +32,10 @@ common::Result<std::vector<inventory::LineItem>> readLineItems(const http::Field
 common::Result<std::string> requiredText(const http::FieldReader& in, std::string_view name,
                                          std::size_t max_length = 256);
 std::string trimmed(std::string_view s);
+
+// A burn-in plan object field, checked (errors name "<name>.tests[0]" ...) and normalised to JSON
+// with every default filled in; nullopt when the field is absent.
+common::Result<std::optional<std::string>> optionalBurnInPlan(const http::FieldReader& in,
+                                                              std::string_view name);
 
 }  // namespace provisioner::api

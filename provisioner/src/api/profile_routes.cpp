@@ -14,19 +14,6 @@ using common::Result;
 using http::Request;
 using http::Response;
 
-// The plan is checked (and normalised, defaults filled in) before it is stored.
-Result<std::string> readPlan(const http::FieldReader& in) {
-  PROV_ASSIGN(auto plan_in, in.optionalObject("burn_in_plan"));
-  if (!plan_in) return agent::toJson(agent::defaultBurnInPlan()).dump();
-  auto plan = agent::parseBurnInPlan(plan_in->json());
-  if (!plan) {
-    common::Error e = std::move(plan).error();
-    e.field = e.field.empty() ? "burn_in_plan" : "burn_in_plan." + e.field;
-    return common::fail(std::move(e));
-  }
-  return agent::toJson(*plan).dump();
-}
-
 // PUT /api/v1/hardware-profiles/{name}
 Result<Response> putProfile(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto body, http::parseJsonObject(req.body));
@@ -37,7 +24,9 @@ Result<Response> putProfile(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(profile.channel, requiredText(in, "channel", 64));
   PROV_ASSIGN(auto expected, in.optionalInt("expected_gpus", 0, 64));
   profile.expected_gpus = static_cast<int>(expected.value_or(0));
-  PROV_ASSIGN(profile.burn_in_plan_json, readPlan(in));
+  // Stored normalised, defaults filled in, so what a node will run is what the profile shows.
+  PROV_ASSIGN(auto plan, optionalBurnInPlan(in, "burn_in_plan"));
+  profile.burn_in_plan_json = plan ? *plan : agent::toJson(agent::defaultBurnInPlan()).dump();
   PROV_ASSIGN(auto stored, inventory::upsertHardwareProfile(*ctx.db, profile, actorOf(req)));
   return http::jsonResponse(200, toJson(stored));
 }

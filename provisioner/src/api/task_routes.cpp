@@ -66,16 +66,8 @@ std::string defaultBatch(const inventory::Node& node) {
 // The plan: the request's, else the hardware profile's, else the default.
 Result<std::string> planFor(const http::FieldReader& in,
                             const inventory::HardwareProfile* profile) {
-  PROV_ASSIGN(auto plan_in, in.optionalObject("plan"));
-  if (plan_in) {
-    auto plan = agent::parseBurnInPlan(plan_in->json());
-    if (!plan) {
-      common::Error e = std::move(plan).error();
-      e.field = e.field.empty() ? "plan" : "plan." + e.field;
-      return common::fail(std::move(e));
-    }
-    return agent::toJson(*plan).dump();
-  }
+  PROV_ASSIGN(auto plan, optionalBurnInPlan(in, "plan"));
+  if (plan) return *plan;
   if (profile != nullptr && profile->burn_in_plan_json != "{}") return profile->burn_in_plan_json;
   return agent::toJson(agent::defaultBurnInPlan()).dump();
 }

@@ -4,22 +4,12 @@
 #include "inventory/access.hpp"
 #include "provisioner/api/api.hpp"
 #include "provisioner/http/rbac.hpp"
+#include "secret_token.hpp"
 
 namespace provisioner::api {
 namespace {
 
 constexpr std::string_view kTokenPrefix = "prov_";
-
-// URL- and shell-safe text of the secret bytes.
-std::string tokenText(const std::string& bytes) {
-  std::string b64 = common::base64Encode(bytes);
-  for (char& c : b64) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  while (!b64.empty() && b64.back() == '=') b64.pop_back();
-  return std::string(kTokenPrefix) + b64;
-}
 
 class DatabaseAuthenticator final : public http::Authenticator {
  public:
@@ -102,7 +92,7 @@ std::shared_ptr<http::AuditSink> makeAuditSink(inventory::DatabasePtr db) {
 common::Result<IssuedToken> issueToken(inventory::Database& db, const std::string& name,
                                        const std::string& role) {
   PROV_TRY(http::parseRole(role));
-  std::string secret = tokenText(common::randomBytes(32));
+  std::string secret = newSecretToken(kTokenPrefix);
   PROV_ASSIGN(auto token, inventory::createToken(db, name, role, common::sha256Hex(secret)));
   return IssuedToken{std::move(token), std::move(secret)};
 }

@@ -35,16 +35,6 @@ bool validRequestId(std::string_view id) {
 }
 
 // "Bearer <token>" (scheme case-insensitive) -> the token; "" when absent or another scheme.
-std::string_view bearerToken(std::string_view header) {
-  header = text::trim(header);
-  constexpr std::string_view kScheme = "bearer ";
-  if (header.size() <= kScheme.size() ||
-      !text::equalsIgnoreCase(header.substr(0, kScheme.size()), kScheme)) {
-    return {};
-  }
-  const auto token = text::trim(header.substr(kScheme.size()));
-  return token.find_first_of(" \t") == std::string_view::npos ? token : std::string_view{};
-}
 
 // Paths are client input of up to ~8 KiB: keep messages and log lines short.
 std::string clipped(const std::string& text) {

@@ -19,6 +19,17 @@ constexpr MethodName kMethodNames[] = {{Method::kGet, "GET"},
 
 }  // namespace
 
+std::string_view bearerToken(std::string_view header) {
+  header = text::trim(header);
+  constexpr std::string_view kScheme = "bearer ";
+  if (header.size() <= kScheme.size() ||
+      !text::equalsIgnoreCase(header.substr(0, kScheme.size()), kScheme)) {
+    return {};
+  }
+  const auto token = text::trim(header.substr(kScheme.size()));
+  return token.find_first_of(" \t") == std::string_view::npos ? token : std::string_view{};
+}
+
 std::string_view toString(Method method) {
   for (const auto& entry : kMethodNames) {
     if (entry.method == method) return entry.name;

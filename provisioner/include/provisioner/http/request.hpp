@@ -30,6 +30,10 @@ bool isMutating(Method method);
 using BodySink = std::function<bool(std::string_view chunk)>;
 using BodyReader = std::function<bool(const BodySink& sink)>;
 
+// The token of an "Authorization: Bearer <token>" header value (scheme case-insensitive, spaces
+// trimmed); empty when the header is not a single bearer token.
+std::string_view bearerToken(std::string_view authorization_header);
+
 // Who is calling, as the Authenticator established it from the bearer token.
 struct Principal {
   std::int64_t token_id = 0;
