@@ -62,7 +62,9 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
       token_cache_,
       store,
       key_ring_,
-      {}};
+      {},
+      nullptr,
+      nullptr};
   port_ = orFail(server_->bind(), "bind");
   context.boot.public_url = publicUrl();
   context.boot.retry_seconds = 5;

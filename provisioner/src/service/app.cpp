@@ -227,7 +227,9 @@ int serve(const ServiceOptions& o) {
                           token_cache,
                           *store,
                           key_ring,
-                          {}};
+                          {},
+                          nullptr,
+                          nullptr};
   auto port = server.bind();
   if (!port) return report(port.error());
   // The boot URLs need the bound port (an ephemeral one in tests), so routes come after bind().

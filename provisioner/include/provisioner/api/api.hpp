@@ -18,6 +18,11 @@ namespace images {
 class ArtifactStore;
 }  // namespace images
 
+namespace workflows {
+class Engine;
+class Sweeper;
+}  // namespace workflows
+
 namespace provisioner::api {
 
 class KeyRing;
@@ -41,6 +46,8 @@ struct ApiContext {
   std::shared_ptr<images::ArtifactStore> artifacts;         // null: no image routes
   std::shared_ptr<KeyRing> trusted_keys;  // keys images must be signed with (null: none)
   BootSettings boot;
+  std::shared_ptr<workflows::Engine> engine;    // null: discovery and node operations answer 503
+  std::shared_ptr<workflows::Sweeper> sweeper;  // null: sweeps answer 503
 };
 
 // Registers every route of the service (health, metrics, API v1) on `server`.

@@ -1,0 +1,108 @@
+// What a workflow is made of: short, idempotent steps. A step looks at the world (Redfish, the
+// inventory), acts at most once, and says what happens next. It never sleeps: a wait is a
+// persisted timer, so a thousand rebooting nodes cost one row each, not a thread each.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "inventory/types.hpp"
+#include "workflows/clock.hpp"
+
+namespace workflows {
+
+struct StepOutcome {
+  enum class Kind {
+    kNext,     // go on with `step` (now)
+    kWait,     // run this step again at `until`, or sooner when the run is signalled
+    kRetry,    // this try failed (`reason`); run it again after backoff while the budget lasts
+    kFail,     // the run cannot succeed (`reason`, `detail`); goes to the failure step if any
+    kSucceed,  // the run is done
+  };
+  Kind kind = Kind::kNext;
+  std::string step;                  // kNext
+  TimePoint until{};                 // kWait
+  std::string waiting_for;           // kWait: what it waits for, for operators ("agent_result")
+  std::optional<Duration> after;     // kRetry: overrides the step's backoff for this try
+  std::string reason;                // kRetry / kFail: a short code, e.g. "serial_mismatch"
+  std::string message;               // for the timeline: what a person reads
+  nlohmann::json detail = nlohmann::json::object();  // evidence: serials, measurements, URLs
+
+  static StepOutcome next(std::string step, std::string message = {});
+  static StepOutcome waitUntil(TimePoint until, std::string waiting_for, std::string message = {});
+  static StepOutcome retry(std::string reason, std::string message,
+                           std::optional<Duration> after = std::nullopt);
+  static StepOutcome fail(std::string reason, std::string message,
+                          nlohmann::json detail = nlohmann::json::object());
+  static StepOutcome succeed(std::string message = {});
+};
+
+// A run as a step sees it.
+struct RunInfo {
+  inventory::Id id = 0;
+  std::string kind;
+  std::string subject;
+  std::string step;
+  int attempt = 0;  // failed tries of this step so far
+  std::optional<inventory::Id> node_id;
+  std::string site, rack;
+  std::string created_by;
+};
+
+// Handed to a step. `data` is the run's JSON context: whatever the step leaves in it is written
+// with the outcome, in the same transaction as the step's events.
+class StepContext {
+ public:
+  StepContext(RunInfo run, nlohmann::json data, TimePoint now)
+      : run_(std::move(run)), data_(std::move(data)), now_(now) {}
+
+  const RunInfo& run() const { return run_; }
+  nlohmann::json& data() { return data_; }
+  const nlohmann::json& data() const { return data_; }
+  TimePoint now() const { return now_; }
+
+  // Ties the run to a node (once it exists) and its place: the timeline and the admission
+  // slots use them. Written with the outcome.
+  void attachNode(inventory::Id node_id, std::string site, std::string rack);
+  // An extra timeline entry written with the outcome (the engine writes the step's own).
+  void event(std::string kind, std::string message,
+             nlohmann::json detail = nlohmann::json::object());
+
+  struct PendingEvent {
+    std::string kind, message;
+    nlohmann::json detail;
+  };
+  const std::vector<PendingEvent>& events() const { return events_; }
+  bool nodeChanged() const { return node_changed_; }
+
+ private:
+  RunInfo run_;
+  nlohmann::json data_;
+  TimePoint now_;
+  std::vector<PendingEvent> events_;
+  bool node_changed_ = false;
+};
+
+struct StepDef {
+  std::string name;
+  std::function<StepOutcome(StepContext&)> run;
+  int max_attempts = 5;  // tries, the first included, before a kRetry becomes a failure
+  Duration backoff_base{1000};  // doubled per failed try, jittered, capped
+  Duration backoff_cap{60000};
+};
+
+struct WorkflowDef {
+  std::string kind;
+  std::string first_step;
+  std::vector<StepDef> steps;
+  // Where a failure goes (e.g. "quarantine"), with data()["failure"] = {"step", "reason",
+  // "message", "detail"}; empty: the run ends failed at once. A failure inside the failure step
+  // ends the run failed.
+  std::string failure_step;
+};
+
+}  // namespace workflows
