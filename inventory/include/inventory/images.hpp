@@ -96,6 +96,9 @@ struct HardwareProfile {
   std::string channel;  // need not exist yet (a node then gets a retry script)
   std::string burn_in_plan_json = "{}";  // agent::BurnInPlan as JSON; "{}": the default plan
   int expected_gpus = 0;
+  std::string bios_settings_json = "{}";  // {"Attribute": value}: applied where different
+  std::string min_firmware_json = "[]";   // [{"match", "version", "image_uri"}] (0004)
+  std::string gpu_model;                  // every GPU must report it ("" accepts any)
   std::string updated_by;
   Timestamp updated_at;
 };
