@@ -88,6 +88,7 @@ TEST_CASE("Engine slots cap a rack and the finish of a holder wakes the next run
   CHECK(f.once() == 1);  // the holder finishes and frees its slot
   CHECK(runOf(*f.t.db, holders[0]).state == "succeeded");
   CHECK(f.once() == 1);  // the waiter was woken and takes the slot
+  CHECK(f.once() == 1);  // and goes on to work
   auto run = runOf(*f.t.db, waiter);
   CHECK(run.step == "work");
   CHECK(run.waiting_for == "burn_in");
@@ -145,7 +146,7 @@ TEST_CASE("Engine writes a node timeline without re-poll noise and renders step 
   REQUIRE(completed.duration_ms.has_value());
   CHECK(*completed.duration_ms >= 0);
   CHECK(completed.message == "inspected");
-  CHECK(completed.detail_json.find("\"next\":\"burn_in\"") != std::string::npos);
+  CHECK(nlohmann::json::parse(completed.detail_json)["next"] == "burn_in");
   CHECK((*timeline)[4].detail_json.find("GPU-3") != std::string::npos);
 
   std::string metrics;
