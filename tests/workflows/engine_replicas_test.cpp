@@ -1,0 +1,151 @@
+// Replicas sharing one database with the real clock: no step executed twice, and a replica
+// killed with SIGKILL loses nothing.
+#include <csignal>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "engine_test_support.hpp"
+#include "support/child_process.hpp"
+
+using namespace std::chrono_literals;
+using workflows::StepContext;
+using workflows::StepOutcome;
+
+namespace {
+
+bool allSucceeded(inventory::Database& db, const std::string& kind, std::int64_t n) {
+  auto counts = inventory::workflowRunCounts(db, kind);
+  return counts.ok() && counts->size() == 1 && counts->front().first == "succeeded" &&
+         counts->front().second == n;
+}
+
+}  // namespace
+
+TEST_CASE("Engine replicas share runs and execute each step exactly once", "[engine][replicas]") {
+  auto t = engine_test::freshDb();
+  constexpr int kRuns = 300;
+  std::mutex mutex;
+  std::map<std::pair<inventory::Id, std::string>, int> executions;
+  std::map<std::string, int> by_owner;
+
+  auto def = [&](const std::string& owner) {
+    auto record = [&, owner](StepContext& ctx) {
+      std::lock_guard lock(mutex);
+      ++executions[{ctx.run().id, ctx.run().step}];
+      ++by_owner[owner];
+    };
+    workflows::WorkflowDef d;
+    d.kind = "shared";
+    d.first_step = "a";
+    d.steps.push_back({"a", [record](StepContext& ctx) {
+                         record(ctx);
+                         return StepOutcome::next("b");
+                       }});
+    d.steps.push_back({"b", [record](StepContext& ctx) {
+                         record(ctx);
+                         return StepOutcome::next("c");
+                       }});
+    d.steps.push_back({"c", [record](StepContext& ctx) {
+                         record(ctx);
+                         return StepOutcome::succeed();
+                       }});
+    return d;
+  };
+  std::vector<std::unique_ptr<workflows::Engine>> engines;
+  for (const std::string owner : {"replica-1", "replica-2"}) {
+    auto db = inventory::Database::connect(t.url, 6);
+    ENGINE_REQUIRE_OK(db);
+    workflows::EngineOptions options;
+    options.owner = owner;
+    options.workers = 4;
+    options.poll_interval = 50ms;
+    options.claim_batch = 16;
+    engines.push_back(std::make_unique<workflows::Engine>(*db, workflows::systemClock(), options));
+    engines.back()->registerWorkflow(def(owner));
+  }
+  for (int i = 0; i < kRuns; ++i) {
+    workflows::StartRequest req;
+    req.kind = "shared";
+    req.subject = "node-" + std::to_string(i);
+    ENGINE_REQUIRE_OK(engines[0]->start(req));
+  }
+  for (auto& e : engines) e->start();
+  const bool done =
+      engine_test::eventually([&] { return allSucceeded(*t.db, "shared", kRuns); }, 180s);
+  for (auto& e : engines) e->stop();
+  REQUIRE(done);
+
+  std::lock_guard lock(mutex);
+  CHECK(executions.size() == 3 * kRuns);
+  int twice = 0;
+  for (const auto& [key, n] : executions) twice += n != 1 ? 1 : 0;
+  CHECK(twice == 0);
+  CHECK(by_owner["replica-1"] > 0);
+  CHECK(by_owner["replica-2"] > 0);
+  CHECK(engines[0]->stats().outcomes_lost + engines[1]->stats().outcomes_lost == 0);
+}
+
+TEST_CASE("Engine replica killed with SIGKILL loses nothing and the survivor finishes its runs",
+          "[engine][replicas][sigkill]") {
+  auto t = engine_test::freshDb();
+  constexpr int kRuns = 60;
+  std::vector<inventory::Id> ids;
+  for (int i = 0; i < kRuns; ++i) {
+    inventory::NewWorkflowRun run;
+    run.kind = "replica_demo";
+    run.subject = "node-" + std::to_string(i);
+    run.step = "one";
+    run.created_by = "test";
+    run.now = std::chrono::system_clock::now();
+    auto created = inventory::createWorkflowRun(*t.db, run);
+    ENGINE_REQUIRE_OK(created);
+    ids.push_back(created->run.id);
+  }
+  testing::ChildProcess doomed({PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-a", "2000"});
+  testing::ChildProcess survivor({PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-b", "2000"});
+  REQUIRE(doomed.waitForLine("ready", 60s));
+  REQUIRE(survivor.waitForLine("ready", 60s));
+
+  auto actors = [&] {
+    std::set<std::string> seen;
+    for (auto id : ids) {
+      auto events = inventory::workflowRunEvents(*t.db, id);
+      if (!events) continue;
+      for (const auto& e : *events) seen.insert(e.actor);
+    }
+    return seen;
+  };
+  const bool both = engine_test::eventually(
+      [&] {
+        auto seen = actors();
+        return seen.count("replica-a") > 0 && seen.count("replica-b") > 0;
+      },
+      60s);
+  REQUIRE(both);
+  doomed.signal(SIGKILL);
+  REQUIRE(doomed.wait(30s).has_value());
+  REQUIRE_FALSE(allSucceeded(*t.db, "replica_demo", kRuns));  // the survivor has work left
+
+  const bool done =
+      engine_test::eventually([&] { return allSucceeded(*t.db, "replica_demo", kRuns); }, 120s);
+  survivor.signal(SIGTERM);
+  auto status = survivor.wait(60s);
+  REQUIRE(done);
+  REQUIRE(status.has_value());
+  CHECK(*status == 0);
+
+  int finished_by_survivor = 0;
+  for (auto id : ids) {
+    auto events = inventory::workflowRunEvents(*t.db, id);
+    ENGINE_REQUIRE_OK(events);
+    std::map<std::string, int> completed;
+    for (const auto& e : *events) {
+      if (e.kind == "step_completed") ++completed[e.step];
+      if (e.kind == "succeeded" && e.actor == "replica-b") ++finished_by_survivor;
+    }
+    INFO("run " << id);
+    CHECK(completed == std::map<std::string, int>{{"one", 1}, {"three", 1}, {"two", 1}});
+  }
+  CHECK(finished_by_survivor > 0);
+}
