@@ -11,6 +11,11 @@ common::Result<void> linkDiscoveryToNode(Database&, Id, Id, const std::string&) 
   return common::success();
 }
 
+common::Result<Discovery> getDiscovery(Database&, Id id) {
+  return common::fail(
+      common::notFound("discovery_not_found", "no discovery " + std::to_string(id)));
+}
+
 common::Result<bool> acquireWorkflowSlot(Database&, Id, const std::string&, const std::string&, int,
                                          WallTime) {
   return true;
