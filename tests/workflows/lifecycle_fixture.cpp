@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
@@ -43,6 +45,12 @@ redfish::TransportOptions quickTransport() {
   o.backoffCap = std::chrono::milliseconds(50);
   o.retryAfterCap = std::chrono::milliseconds(50);
   o.closeTimeout = std::chrono::seconds(2);
+  if (std::getenv("LIFECYCLE_TRACE")) {
+    o.trace = [](const redfish::TraceEvent& e) {
+      std::fprintf(stderr, "trace %.*s %.*s -> %ld (attempt %d)\n", int(e.method.size()),
+                   e.method.data(), int(e.url.size()), e.url.data(), e.status, e.attempt);
+    };
+  }
   return o;
 }
 

@@ -24,7 +24,10 @@ namespace lifecycle_test {
 struct FixtureOptions {
   int nodes = 2;  // BMCs "r01-n01", "r01-n02", ... in rack "r01"
   std::string profile = "dgx-h100";
-  double sim_time_scale = 500;         // the simulator's clock (power transitions, tasks)
+  // The simulator's clock (power transitions, tasks). Sessions expire in simulated time too
+  // (DGX: 30 s), so a scale far above 20 logs a session out between two requests of a slow
+  // (sanitizer) build.
+  double sim_time_scale = 20;
   double lifecycle_time_scale = 1000;  // LifecycleTimings::time_scale: waits of milliseconds
   std::set<int> unordered;             // 1-based node numbers left off the purchase order
   bool tls = false;

@@ -1,6 +1,10 @@
 // claim: the factory BMC password (printed on a label, shared by a whole shipment) is replaced
 // by a generated per-node secret. The intent is recorded before the BMC is told, so a claim cut
 // short by a crash knows which password the BMC may have now.
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
 #include "inventory/bmc_credentials.hpp"
 #include "lifecycle_internal.hpp"
 #include "redfish/accounts.hpp"
@@ -30,6 +34,25 @@ common::Result<void> tryLogin(redfish::BmcClient& client, const std::string& use
   PROV_ASSIGN(auto response, client.send(std::move(request)));
   if (!response.isSuccess()) return common::fail(redfish::httpError("GET", response));
   return common::success();
+}
+
+// 24 characters unless the AccountService says the BMC takes fewer (AMI: 20) or needs more.
+std::size_t passwordLength(redfish::BmcClient& client) {
+  constexpr std::size_t kPreferred = 24;
+  redfish::Request request;
+  request.target = "/redfish/v1/AccountService";
+  auto response = client.send(std::move(request));
+  if (!response || !response->isSuccess()) return kPreferred;
+  auto body = nlohmann::json::parse(response->body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object()) return kPreferred;
+  auto bound = [&](const char* key) -> std::int64_t {
+    auto it = body.find(key);
+    return it != body.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+  };
+  std::int64_t length = kPreferred;
+  if (const auto max = bound("MaxPasswordLength"); max >= 8 && max < length) length = max;
+  if (const auto min = bound("MinPasswordLength"); min > length && min <= 64) length = min;
+  return static_cast<std::size_t>(length);
 }
 
 bool refused(const common::Error& error) {
@@ -90,7 +113,7 @@ StepOutcome claimPassword(const Env& env, StepContext& ctx, inventory::Id node) 
   if (*creds && (*creds)->rotated_at) {
     return StepOutcome::next("claim");  // rotated by an earlier try: nothing to do
   }
-  const std::string pending = generateBmcPassword();
+  const std::string pending = generateBmcPassword(passwordLength(**client));
   auto recorded = inventory::recordPendingBmcPassword(*env.deps.db, *env.deps.secrets, node,
                                                       login->username, login->password, pending);
   if (!recorded) return outcomeFor(recorded.error(), "recording the BMC password intent");

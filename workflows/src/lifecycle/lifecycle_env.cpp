@@ -121,9 +121,10 @@ StepOutcome outcomeFor(const common::Error& error, const std::string& doing) {
   return StepOutcome::retry(error.code.empty() ? "error" : error.code, message);
 }
 
-std::string generateBmcPassword() {
+std::string generateBmcPassword(std::size_t length) {
+  length = std::clamp<std::size_t>(length, 8, 64);
   for (;;) {
-    std::string s = common::base64Encode(common::randomBytes(18));  // 24 characters, no padding
+    std::string s = common::base64Encode(common::randomBytes(48)).substr(0, length);
     std::replace(s.begin(), s.end(), '+', '-');
     std::replace(s.begin(), s.end(), '/', '_');
     auto has = [&](auto pred) { return std::any_of(s.begin(), s.end(), pred); };

@@ -41,8 +41,8 @@ common::Result<std::shared_ptr<redfish::BmcClient>> bmcClient(const Env& env,
 // the step was doing ("reading the BMC identity").
 StepOutcome outcomeFor(const common::Error& error, const std::string& doing);
 
-// A secret a BMC accepts: 24 base64url characters with at least one upper-case letter, one
-// lower-case letter and one digit.
-std::string generateBmcPassword();
+// A secret a BMC accepts: `length` (8..64) base64url characters with at least one upper-case
+// letter, one lower-case letter and one digit.
+std::string generateBmcPassword(std::size_t length = 24);
 
 }  // namespace workflows::lifecycle
