@@ -68,6 +68,9 @@ json toJson(const inventory::HardwareProfile& profile) {
           {"channel", profile.channel},
           {"burn_in_plan", storedJson(profile.burn_in_plan_json)},
           {"expected_gpus", profile.expected_gpus},
+          {"bios_settings", storedJson(profile.bios_settings_json)},
+          {"min_firmware", storedJson(profile.min_firmware_json)},
+          {"gpu_model", profile.gpu_model},
           {"updated_by", profile.updated_by},
           {"updated_at", profile.updated_at}};
 }

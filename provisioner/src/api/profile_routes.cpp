@@ -1,10 +1,12 @@
-// Hardware profiles: per server model, the channel its nodes boot from and their burn-in plan.
+// Hardware profiles: per server model, the channel its nodes boot from, their burn-in plan, and
+// the BIOS settings, minimum firmware and GPU model the lifecycle holds them to.
 #include <nlohmann/json.hpp>
 
 #include "agent/protocol.hpp"
 #include "catalog_views.hpp"
 #include "input.hpp"
 #include "inventory/images.hpp"
+#include "profile_input.hpp"
 #include "routes.hpp"
 
 namespace provisioner::api {
@@ -27,6 +29,10 @@ Result<Response> putProfile(const ApiContext& ctx, const Request& req) {
   // Stored normalised, defaults filled in, so what a node will run is what the profile shows.
   PROV_ASSIGN(auto plan, optionalBurnInPlan(in, "burn_in_plan"));
   profile.burn_in_plan_json = plan ? *plan : agent::toJson(agent::defaultBurnInPlan()).dump();
+  PROV_ASSIGN(profile.bios_settings_json, biosSettingsField(in));
+  PROV_ASSIGN(profile.min_firmware_json, minFirmwareField(in));
+  PROV_ASSIGN(auto gpu_model, in.optionalString("gpu_model", 128));
+  profile.gpu_model = gpu_model ? trimmed(*gpu_model) : std::string();
   PROV_ASSIGN(auto stored, inventory::upsertHardwareProfile(*ctx.db, profile, actorOf(req)));
   return http::jsonResponse(200, toJson(stored));
 }

@@ -13,12 +13,18 @@ namespace {
 using common::Result;
 using nlohmann::json;
 
-Result<json> readJsonFile(CommandContext& ctx, const std::string& path) {
+Result<json> readJsonValue(CommandContext& ctx, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return common::fail(commandUsageError(ctx, "cannot read " + path));
   std::ostringstream text;
   text << in.rdbuf();
   auto doc = json::parse(text.str(), nullptr, false);
+  if (doc.is_discarded()) return common::fail(commandUsageError(ctx, path + " is not JSON"));
+  return doc;
+}
+
+Result<json> readJsonFile(CommandContext& ctx, const std::string& path) {
+  PROV_ASSIGN(auto doc, readJsonValue(ctx, path));
   if (!doc.is_object()) return common::fail(commandUsageError(ctx, path + " is not a JSON object"));
   return doc;
 }
@@ -45,6 +51,17 @@ Result<void> setProfile(CommandContext& ctx) {
   if (auto plan = ctx.invocation.option("plan")) {
     PROV_ASSIGN(body["burn_in_plan"], readJsonFile(ctx, *plan));
   }
+  if (auto bios = ctx.invocation.option("bios")) {
+    PROV_ASSIGN(body["bios_settings"], readJsonFile(ctx, *bios));
+  }
+  if (auto firmware = ctx.invocation.option("min-firmware")) {
+    PROV_ASSIGN(auto entries, readJsonValue(ctx, *firmware));
+    if (!entries.is_array()) {
+      return common::fail(commandUsageError(ctx, *firmware + " is not a JSON array"));
+    }
+    body["min_firmware"] = std::move(entries);
+  }
+  if (auto gpu_model = ctx.invocation.option("gpu-model")) body["gpu_model"] = *gpu_model;
   PROV_ASSIGN(auto reply, ctx.api->putJson("/api/v1/hardware-profiles/" + name, body));
   return printed(ctx, reply,
                  "Profile " + sanitize(name) + ": model '" + sanitize(text(reply.json, "model")) +
@@ -159,8 +176,12 @@ std::vector<Command> burnInCommands() {
         .options = {{.name = "model", .metavar = "MODEL", .required = true},
                     {.name = "channel", .metavar = "CHANNEL", .required = true},
                     {.name = "expected-gpus", .metavar = "N"},
-                    {.name = "plan", .metavar = "PLAN.json"}},
-        .summary = "create or replace a hardware profile (model -> channel, burn-in plan)"},
+                    {.name = "plan", .metavar = "PLAN.json"},
+                    {.name = "bios", .metavar = "BIOS.json"},
+                    {.name = "min-firmware", .metavar = "FIRMWARE.json"},
+                    {.name = "gpu-model", .metavar = "MODEL"}},
+        .summary = "create or replace a hardware profile (model -> channel, burn-in plan, BIOS,"
+                   " minimum firmware, GPU model)"},
        setProfile},
       {{.group = "profile", .name = "list", .summary = "list hardware profiles"}, listProfiles},
       {{.group = "nodes",
