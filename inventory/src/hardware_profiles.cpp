@@ -37,7 +37,14 @@ HardwareProfile profileFromRow(const pqxx::row& row) {
   p.expected_gpus = row[4].as<int>();
   p.updated_by = row[5].c_str();
   p.updated_at = row[6].c_str();
+  p.bios_settings_json = row[7].c_str();
+  p.min_firmware_json = row[8].c_str();
+  p.gpu_model = row[9].c_str();
   return p;
+}
+
+std::string orDefault(const std::string& json, const char* empty_value) {
+  return json.empty() ? empty_value : json;
 }
 
 common::Error profileNotFound(const std::string& name) {
@@ -49,12 +56,17 @@ common::Error profileNotFound(const std::string& name) {
 common::Result<HardwareProfile> upsertHardwareProfile(Database& db, const HardwareProfile& profile,
                                                       const std::string& actor) {
   PROV_TRY(validateProfile(profile));
-  const std::string plan = profile.burn_in_plan_json.empty() ? "{}" : profile.burn_in_plan_json;
+  const std::string plan = orDefault(profile.burn_in_plan_json, "{}");
+  const std::string bios = orDefault(profile.bios_settings_json, "{}");
+  const std::string firmware = orDefault(profile.min_firmware_json, "[]");
   return detail::withTransaction(
       db, "upsert_hardware_profile", [&](Tx& tx) -> common::Result<HardwareProfile> {
         PROV_TRY(detail::requireJson(tx, plan, "burn_in_plan"));
+        PROV_TRY(detail::requireJson(tx, bios, "bios_settings"));
+        PROV_TRY(detail::requireJson(tx, firmware, "min_firmware"));
         return profileFromRow(tx.exec(detail::kUpsertProfile, profile.name, profile.model,
-                                      profile.channel, plan, profile.expected_gpus, actor)[0]);
+                                      profile.channel, plan, profile.expected_gpus, actor, bios,
+                                      firmware, profile.gpu_model)[0]);
       });
 }
 

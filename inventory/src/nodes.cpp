@@ -1,5 +1,6 @@
 #include "inventory/nodes.hpp"
 
+#include "catalog_values.hpp"
 #include "db.hpp"
 #include "node_rows.hpp"
 #include "queries_nodes.hpp"
@@ -77,6 +78,15 @@ common::Result<Node> getNode(Database& db, Id node_id) {
   return detail::withRead(db, "get_node", [&](Tx& tx) { return readNode(tx, node_id); });
 }
 
+common::Result<std::optional<Node>> findNodeBySerial(Database& db, const std::string& serial) {
+  using Found = std::optional<Node>;
+  return detail::withRead(db, "find_node_by_serial", [&](Tx& tx) -> common::Result<Found> {
+    auto rows = tx.exec(detail::kSelectNodeBySerial, serial);
+    if (rows.empty()) return Found();
+    return Found(detail::nodeFromRow(rows[0]));
+  });
+}
+
 common::Result<NodeDetail> getNodeDetail(Database& db, Id node_id) {
   // One snapshot so the components and the timeline agree with each other.
   return detail::withTransaction(db, "get_node_detail", [&](Tx& tx) -> common::Result<NodeDetail> {
@@ -108,15 +118,24 @@ common::Result<Page<Node>> listNodes(Database& db, const NodeFilter& f) {
 
 common::Result<Node> setNodeState(Database& db, Id node_id, const std::string& state,
                                   const std::string& actor, const std::string& reason) {
+  return setNodeState(db, node_id, state, actor, reason, "{}");
+}
+
+common::Result<Node> setNodeState(Database& db, Id node_id, const std::string& state,
+                                  const std::string& actor, const std::string& reason,
+                                  const std::string& detail_json) {
+  const std::string detail = detail_json.empty() ? "{}" : detail_json;
   if (!isNodeState(state)) {
     return common::invalidArgument("invalid_state", "unknown node state " + state, "state");
   }
   return detail::withTransaction(db, "set_node_state", [&](Tx& tx) -> common::Result<Node> {
     auto locked = tx.exec(detail::kLockNode, node_id);
     if (locked.empty()) return detail::nodeNotFound(node_id);
+    PROV_TRY(detail::requireJson(tx, detail, "state_detail"));
     std::string from = locked[0][0].c_str();
-    if (from != state) {  // setting the current state again changes nothing
-      tx.exec(detail::kUpdateNodeState, node_id, state);
+    // The reason is stored even when the state stays (a quarantine's cause may be refined).
+    tx.exec(detail::kUpdateNodeState, node_id, state, reason, detail);
+    if (from != state) {
       std::string message = "state " + from + " -> " + state;
       if (!reason.empty()) message += ": " + reason;
       detail::insertEvent(

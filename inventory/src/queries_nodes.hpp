@@ -7,7 +7,7 @@
 #define INVENTORY_NODE_COLUMNS                                                      \
   "v.id, v.state, v.hardware_model, v.chassis_serial, v.bmc_address,"               \
   " coalesce(v.bmc_mac, ''), v.rack_id, v.site, v.rack, v.u_position, v.gpu_count," \
-  " iso8601(v.created_at), iso8601(v.updated_at)"
+  " iso8601(v.created_at), iso8601(v.updated_at), v.state_reason"
 // Columns read by componentFromRow(), from components c joined to an open placement p.
 #define INVENTORY_COMPONENT_COLUMNS                                         \
   "c.id, c.kind, p.slot, c.manufacturer, c.model, c.part_number, c.serial," \
@@ -25,6 +25,9 @@ constexpr Query kInsertNode{"insert_node", R"(
 constexpr Query kSelectNodeById{"select_node_by_id", "SELECT " INVENTORY_NODE_COLUMNS
                                                      " FROM node_summary v "
                                                      "WHERE v.id = $1"};
+constexpr Query kSelectNodeBySerial{"select_node_by_serial",
+                                    "SELECT " INVENTORY_NODE_COLUMNS
+                                    " FROM node_summary v WHERE v.chassis_serial = $1"};
 // Empty filter values match everything; the planner folds them away per call.
 constexpr Query kSelectNodePage{"select_node_page",
                                 "SELECT " INVENTORY_NODE_COLUMNS
@@ -44,7 +47,10 @@ constexpr Query kLockNode{"lock_node",
 // Keeps the node from being deleted meanwhile without blocking other writers of its row.
 constexpr Query kNodeExists{"node_exists", "SELECT 1 FROM nodes WHERE id = $1 FOR KEY SHARE"};
 constexpr Query kUpdateNodeState{"update_node_state",
-                                 "UPDATE nodes SET state = $2, updated_at = now() WHERE id = $1"};
+                                 "UPDATE nodes SET state = $2, state_reason = $3,"
+                                 " state_detail = $4::jsonb, updated_at = now() WHERE id = $1"
+                                 " AND (state, state_reason, state_detail)"
+                                 " IS DISTINCT FROM ($2, $3, $4::jsonb)"};
 constexpr Query kTouchNode{"touch_node", "UPDATE nodes SET updated_at = now() WHERE id = $1"};
 constexpr Query kSelectNodeComponents{"select_node_components",
                                       "SELECT " INVENTORY_COMPONENT_COLUMNS

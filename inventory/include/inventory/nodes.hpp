@@ -1,6 +1,8 @@
 // Nodes, their components with full history, and their event timeline.
 #pragma once
 
+#include <optional>
+
 #include "common/result.hpp"
 #include "inventory/database.hpp"
 #include "inventory/types.hpp"
@@ -12,6 +14,8 @@ namespace inventory {
 // A U position outside the rack's height: InvalidArgument "invalid_u_position".
 common::Result<Node> createNode(Database& db, const NodeSpec& spec, const std::string& actor);
 common::Result<Node> getNode(Database& db, Id id);
+// The node with this chassis serial; nullopt when none.
+common::Result<std::optional<Node>> findNodeBySerial(Database& db, const std::string& serial);
 common::Result<NodeDetail> getNodeDetail(Database& db, Id id);
 common::Result<Page<Node>> listNodes(Database& db, const NodeFilter& filter);
 
@@ -22,8 +26,13 @@ common::Result<Page<Node>> listNodes(Database& db, const NodeFilter& filter);
 common::Result<ComponentReportOutcome> reportComponents(Database& db, Id node_id,
                                                         const ComponentReport& report);
 
+// Stores `reason` (and `detail_json`, the evidence: serials, measurements) with the state; a
+// "state_changed" timeline event when the state differs from the current one.
 common::Result<Node> setNodeState(Database& db, Id node_id, const std::string& state,
                                   const std::string& actor, const std::string& reason);
+common::Result<Node> setNodeState(Database& db, Id node_id, const std::string& state,
+                                  const std::string& actor, const std::string& reason,
+                                  const std::string& detail_json);
 
 common::Result<NodeEvent> appendNodeEvent(Database& db, const NodeEvent& event);
 

@@ -100,6 +100,18 @@ struct FactoryCredentials {
 common::Result<FactoryCredentials> factoryCredentials(Database& db, const common::SecretBox& box,
                                                       const std::string& chassis_serial);
 
+// A unit on order with the number of its purchase order; gpu_count falls back to its line item's.
+struct ExpectedUnit {
+  ExpectedAsset asset;
+  std::string po_number;
+};
+// The unit on order whose BMC MAC (normalised) or chassis serial this is; nullopt when none
+// (the lifecycle's match step).
+common::Result<std::optional<ExpectedUnit>> expectedUnitByBmcMac(Database& db,
+                                                                 const std::string& bmc_mac);
+common::Result<std::optional<ExpectedUnit>> expectedUnitBySerial(Database& db,
+                                                                 const std::string& chassis_serial);
+
 struct Mismatch {
   std::string field;  // "chassis_serial", "model", "gpu_count", "rack", "u_position", "bmc_mac"
   std::string expected;
