@@ -64,7 +64,9 @@ StepOutcome applyDifference(const Env& env, StepContext& ctx, redfish::Client& c
   auto bios = redfish::readBios(client, system);
   if (!bios) return bmcTrouble("reading the BIOS", bios.error());
   auto registry = redfish::readBiosRegistry(client, *bios);
-  if (!registry && registry.error().code != redfish::codes::kNotSupported) {
+  const bool noRegistry = !registry && (registry.error().code == redfish::codes::kNotSupported ||
+                                        registry.error().kind == common::ErrorKind::kNotFound);
+  if (!registry && !noRegistry) {
     return bmcTrouble("reading the BIOS attribute registry", registry.error());
   }
   // Without a registry the BMC is the judge (its refusal below names the attribute).
