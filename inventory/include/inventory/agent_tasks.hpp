@@ -3,6 +3,7 @@
 // per GPU serial with history.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,11 @@ struct AgentTaskSpec {
   std::string batch;
   int expected_gpus = 0;
 };
+
+// The burn-in batch of a task when nobody names one: the node's rack on that UTC day
+// ("<site>/<rack>@2026-12-02", "unracked@2026-12-02"), so the peers for the outlier check are the
+// GPUs burned in beside it. Shared by the API's burn-in route and the lifecycle's imaging step.
+std::string defaultBurnInBatch(const Node& node, std::chrono::system_clock::time_point at);
 
 // One open task (pending or running) per node: Conflict "task_already_open". NotFound
 // "node_not_found". Appends a "task_created" node event.

@@ -1,6 +1,7 @@
 // What the in-band agent calls (docs/agent.md): register with the one-time boot token, fetch the
 // task, stream progress, post the result. Every call is scoped to the node the token was minted
 // for.
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "agent/protocol.hpp"
@@ -9,6 +10,8 @@
 #include "input.hpp"
 #include "inventory/agent_tasks.hpp"
 #include "routes.hpp"
+#include "workflows/engine.hpp"
+#include "workflows/lifecycle.hpp"
 
 namespace provisioner::api {
 namespace {
@@ -40,6 +43,16 @@ Result<inventory::AgentTask> sessionTask(const ApiContext& ctx, const Request& r
   return inventory::getAgentTask(*ctx.db, grant.task_id);
 }
 
+// Wakes the node's lifecycle run so it sees the agent's news now rather than at its next timer.
+// Best effort: the agent's request never fails for it (the timer still fires).
+void wakeLifecycle(const ApiContext& ctx, inventory::Id node_id) {
+  if (!ctx.engine) return;
+  if (auto woken = ctx.engine->signalNode(workflows::kNodeLifecycle, node_id); !woken) {
+    spdlog::warn("could not signal the lifecycle run of node {}: {}", node_id,
+                 woken.error().message);
+  }
+}
+
 Result<nlohmann::json> bodyJson(const Request& req) {
   return http::parseJsonObject(req.body);
 }
@@ -61,6 +74,7 @@ Result<Response> registerAgent(const ApiContext& ctx, const Request& req) {
       inventory::recordRegistration(*ctx.db, task.id, agent::toJson(facts).dump(), nicMacs(facts)));
   PROV_ASSIGN(auto session, mintAgentToken(*ctx.db, node_id, task.id, kSessionToken,
                                            ctx.boot.session_token_ttl_s));
+  wakeLifecycle(ctx, node_id);
   return http::jsonResponse(
       200, {{"node_id", node_id}, {"task_id", task.id}, {"session_token", session}});
 }
@@ -100,6 +114,7 @@ Result<Response> reportResult(const ApiContext& ctx, const Request& req) {
   const auto verdict_json = agent::toJson(judged.verdict);
   PROV_TRY(inventory::finishAgentTask(*ctx.db, task.id, judged.state, judged.records,
                                       verdict_json.dump(), judged.summary));
+  wakeLifecycle(ctx, node_id);
   return http::jsonResponse(
       200, {{"task_id", task.id}, {"state", judged.state}, {"verdict", verdict_json}});
 }

@@ -1,7 +1,6 @@
 // Operator side of agent tasks: boot MACs, starting and cancelling a burn-in, reading tasks,
 // verdicts and a GPU's burn-in history.
 #include <chrono>
-#include <ctime>
 
 #include <nlohmann/json.hpp>
 
@@ -51,18 +50,6 @@ Result<Response> listBootMacs(const ApiContext& ctx, const Request& req) {
   return http::jsonResponse(200, {{"node_id", id}, {"macs", all}});
 }
 
-// Peers for the outlier check are the GPUs burned in on the same day in the same rack, unless the
-// operator names a batch.
-std::string defaultBatch(const inventory::Node& node) {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char day[16];
-  std::strftime(day, sizeof day, "%Y-%m-%d", &utc);
-  const std::string place = node.rack.empty() ? "unracked" : node.site + "/" + node.rack;
-  return place + "@" + day;
-}
-
 // The plan: the request's, else the hardware profile's, else the default.
 Result<std::string> planFor(const http::FieldReader& in,
                             const inventory::HardwareProfile* profile) {
@@ -85,7 +72,9 @@ Result<Response> startBurnIn(const ApiContext& ctx, const Request& req) {
   spec.kind = "burn_in";
   PROV_ASSIGN(spec.spec_json, planFor(in, profile ? &*profile : nullptr));
   PROV_ASSIGN(auto batch, in.optionalString("batch", 128));
-  spec.batch = batch && !trimmed(*batch).empty() ? trimmed(*batch) : defaultBatch(node);
+  spec.batch = batch && !trimmed(*batch).empty()
+                   ? trimmed(*batch)
+                   : inventory::defaultBurnInBatch(node, std::chrono::system_clock::now());
   spec.expected_gpus =
       profile && profile->expected_gpus > 0 ? profile->expected_gpus : node.gpu_count;
   PROV_ASSIGN(auto task, inventory::createAgentTask(*ctx.db, spec, actorOf(req)));

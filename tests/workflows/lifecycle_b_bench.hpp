@@ -1,0 +1,73 @@
+// A bench for the configure, firmware, imaging and burn-in steps: one simulated BMC served
+// in-process over plain HTTP, a migrated PostgreSQL with its node and hardware profile, and the
+// steps called one run at a time with the run's data carried between them, as the engine would.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "inventory/database.hpp"
+#include "inventory/types.hpp"
+#include "lifecycle/lifecycle_steps.hpp"
+#include "redfish/transport.hpp"
+#include "simulator/fleet.hpp"
+#include "workflows/clock.hpp"
+
+namespace lifecycle_b {
+
+using StepFn = std::function<workflows::StepOutcome(const workflows::lifecycle::Env&,
+                                                    workflows::StepContext&)>;
+
+struct BenchOptions {
+  std::string profile = "dgx-h100";  // the simulator's profile
+  std::string system_path = "/redfish/v1/Systems/DGX";
+  nlohmann::json bios = nlohmann::json::object();
+  nlohmann::json min_firmware = nlohmann::json::array();
+  nlohmann::json faults = nlohmann::json::object();  // the BMC's faults (faults.hpp JSON)
+};
+
+class Bench {
+ public:
+  explicit Bench(BenchOptions options = {});
+  ~Bench();
+
+  // Runs `step` once against the run's data as it stands now; the data it leaves is kept.
+  workflows::StepOutcome run(const std::string& name, const StepFn& step);
+  nlohmann::json& data() { return data_; }
+  const std::vector<std::string>& events() const { return events_; }
+
+  nlohmann::json snapshot() const;
+  // "METHOD path" of every request the steps sent, first attempts only, in order.
+  std::vector<std::string> requests() const;
+  std::size_t requestCount(const std::string& method, const std::string& path_part) const;
+  void patchFaults(const nlohmann::json& patch);
+  std::string nodeState() const;
+  void advance(workflows::Duration by);  // the engine's clock and the simulator's together
+
+  inventory::Database& db() { return *db_; }
+  inventory::Id nodeId() const { return node_id_; }
+  workflows::lifecycle::Env& env() { return env_; }
+
+ private:
+  inventory::DatabasePtr db_;
+  std::unique_ptr<sim::Fleet> fleet_;
+  std::shared_ptr<redfish::Transport> transport_;
+  std::shared_ptr<workflows::FakeClock> clock_;
+  workflows::lifecycle::Env env_;
+  nlohmann::json data_;
+  std::vector<std::string> events_;
+  inventory::Id node_id_ = 0;
+  std::string bmc_id_;
+  struct Trace {
+    mutable std::mutex mutex;
+    std::vector<std::string> requests;
+  };
+  std::shared_ptr<Trace> trace_ = std::make_shared<Trace>();
+};
+
+}  // namespace lifecycle_b

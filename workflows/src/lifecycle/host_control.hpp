@@ -1,0 +1,49 @@
+// What the configure, firmware and imaging steps share: the vendor quirks of this run's BMC, a
+// host reset that powers on a host that is off, and the run's times and profile.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "common/result.hpp"
+#include "inventory/images.hpp"
+#include "lifecycle_steps.hpp"
+#include "redfish/power.hpp"
+#include "redfish/quirks.hpp"
+
+namespace workflows::lifecycle {
+
+// The vendor's quirks, as the crawler picks them (from the service root). The vendor is kept in
+// data "vendor" so later steps skip the extra GET.
+common::Result<redfish::Quirks> quirksOf(redfish::Client& client, StepContext& ctx);
+
+// GET of a Redfish resource as JSON; a non-2xx answer is the typed HTTP error.
+common::Result<nlohmann::json> getJson(redfish::Client& client, const std::string& target);
+
+// Power on when the host is off, else a restart: either way the host boots once.
+common::Result<redfish::ResetOutcome> bootHost(redfish::Client& client,
+                                               const std::string& system_path,
+                                               const redfish::Quirks& quirks);
+
+// "2026-12-02T09:43:46.123Z" and back (nullopt when the text is not that shape).
+std::string isoTime(TimePoint at);
+std::optional<TimePoint> parseIsoTime(const std::string& text);
+// data()[object][key] as a time, when it is one.
+std::optional<TimePoint> timeAt(const nlohmann::json& object, const char* key);
+
+// The node's hardware profile: the one inspect named in data "profile", else the one for the
+// node's model; nullopt when neither exists.
+common::Result<std::optional<inventory::HardwareProfile>> profileOf(const Env& env,
+                                                                    const StepContext& ctx);
+
+// The node this run is about (run.node_id, else data "node_id"). FailedPrecondition-like
+// internal error when the run has none yet.
+common::Result<inventory::Id> nodeIdOf(const StepContext& ctx);
+
+// The step's system path from inspect; empty when missing.
+std::string systemPathOf(const StepContext& ctx);
+
+// A BMC that did not answer as hoped: try again after backoff (the step's budget bounds it).
+StepOutcome bmcTrouble(const std::string& doing, const common::Error& error);
+
+}  // namespace workflows::lifecycle
