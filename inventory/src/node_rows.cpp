@@ -19,6 +19,7 @@ Node nodeFromRow(const pqxx::row& row) {
   n.gpu_count = row[10].as<int>();
   n.created_at = row[11].c_str();
   n.updated_at = row[12].c_str();
+  n.state_reason = row[13].c_str();
   return n;
 }
 

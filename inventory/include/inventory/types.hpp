@@ -86,6 +86,7 @@ struct Node {
   int gpu_count = 0;  // GPUs installed now
   Timestamp created_at;
   Timestamp updated_at;
+  std::string state_reason;  // why the node is in its state (a quarantine's cause)
 };
 
 struct NodeFilter {

@@ -72,6 +72,7 @@ json toJson(const inventory::Node& n) {
           {"rack", n.rack},
           {"u_position", orNull(n.u_position)},
           {"gpu_count", n.gpu_count},
+          {"state_reason", n.state_reason},
           {"created_at", n.created_at},
           {"updated_at", n.updated_at}};
 }

@@ -16,6 +16,7 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addBootRoutes(server, ctx);
   addTaskRoutes(server, ctx);
   addAgentRoutes(server, ctx);
+  addWorkflowRoutes(server, ctx);
 }
 
 }  // namespace provisioner::api

@@ -27,5 +27,6 @@ void addProfileRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addBootRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addTaskRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addAgentRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addWorkflowRoutes(http::ApiServer& server, const ContextPtr& ctx);
 
 }  // namespace provisioner::api

@@ -34,23 +34,6 @@ std::string fixed(const json& object, std::string_view key, int decimals) {
   return out.str();
 }
 
-Result<void> printed(CommandContext& ctx, const ApiReply& reply, const std::string& line) {
-  if (ctx.json()) {
-    printRawJson(ctx.out, reply);
-  } else {
-    ctx.out << line << "\n";
-  }
-  return common::success();
-}
-
-Result<std::string> idArgument(CommandContext& ctx, std::size_t index) {
-  const std::string& id = ctx.invocation.positionals.at(index);
-  if (!isDecimalId(id)) {
-    return common::fail(commandUsageError(ctx, "ID must be a number, got '" + id + "'"));
-  }
-  return id;
-}
-
 Result<void> setProfile(CommandContext& ctx) {
   const std::string& name = ctx.invocation.positionals.at(0);
   json body = {{"model", ctx.invocation.option("model").value_or("")},

@@ -21,4 +21,22 @@ void printRawJson(std::ostream& out, const ApiReply& reply) {
   if (!reply.body.ends_with('\n')) out << '\n';
 }
 
+common::Result<void> printed(CommandContext& context, const ApiReply& reply,
+                             const std::string& line) {
+  if (context.json()) {
+    printRawJson(context.out, reply);
+  } else {
+    context.out << line << "\n";
+  }
+  return common::success();
+}
+
+common::Result<std::string> idArgument(CommandContext& context, std::size_t index) {
+  const std::string& id = context.invocation.positionals.at(index);
+  if (!isDecimalId(id)) {
+    return common::fail(commandUsageError(context, "ID must be a number, got '" + id + "'"));
+  }
+  return id;
+}
+
 }  // namespace provisioner::cli

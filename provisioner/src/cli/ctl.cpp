@@ -15,7 +15,8 @@ constexpr int kExitSoftware = 70;  // EX_SOFTWARE: a bug, never bad input
 std::vector<Command> allCommands() {
   std::vector<Command> all;
   for (auto group : {poCommands(), assetCommands(), nodeCommands(), auditCommands(),
-                     tokenCommands(), imageCommands(), burnInCommands(), localCommands()}) {
+                     tokenCommands(), imageCommands(), burnInCommands(), lifecycleCommands(),
+                     localCommands()}) {
     for (auto& command : group) all.push_back(std::move(command));
   }
   return all;

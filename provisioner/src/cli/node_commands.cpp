@@ -37,11 +37,13 @@ Result<void> listNodes(CommandContext& ctx) {
     printListingJson(ctx.out, *listing);
     return common::success();
   }
-  Table table({"ID", "STATE", "MODEL", "SERIAL", "BMC ADDRESS", "SITE", "RACK", "U", "GPUS"});
+  Table table(
+      {"ID", "STATE", "MODEL", "SERIAL", "BMC ADDRESS", "SITE", "RACK", "U", "GPUS", "REASON"});
   for (const auto& n : listing->items) {
     table.addRow({text(n, "id"), text(n, "state"), text(n, "hardware_model"),
                   text(n, "chassis_serial"), text(n, "bmc_address"), text(n, "site"),
-                  text(n, "rack"), text(n, "u_position"), text(n, "gpu_count")});
+                  text(n, "rack"), text(n, "u_position"), text(n, "gpu_count"),
+                  text(n, "state_reason")});
   }
   table.render(ctx.out);
   noteMorePages(ctx, *listing);
@@ -51,6 +53,7 @@ Result<void> listNodes(CommandContext& ctx) {
 void renderNode(std::ostream& out, const json& node) {
   renderFields(out, {{"ID", text(node, "id")},
                      {"State", text(node, "state")},
+                     {"Reason", text(node, "state_reason")},
                      {"Model", text(node, "hardware_model")},
                      {"Chassis serial", text(node, "chassis_serial")},
                      {"BMC address", text(node, "bmc_address")},

@@ -26,6 +26,7 @@
 #include "provisioner/service/options.hpp"
 #include "provisioner/service/private_postgres.hpp"
 #include "redfish/transport.hpp"
+#include "workflow_runtime.hpp"
 
 namespace provisioner::service {
 namespace {
@@ -219,8 +220,9 @@ int serve(const ServiceOptions& o) {
   auto token_cache = std::make_shared<api::TokenCache>(kTokenCacheTtl);
   http::ApiServer server(server_options, api::makeAuthenticator(rt->db, token_cache),
                          api::makeAuditSink(rt->db), metrics);
+  auto secrets = std::make_shared<const common::SecretBox>(*box);
   api::ApiContext context{rt->db,
-                          std::make_shared<const common::SecretBox>(*box),
+                          secrets,
                           rt->migrations,
                           metrics,
                           PROVISIONER_DEFAULT_OPENAPI_FILE,
@@ -234,13 +236,23 @@ int serve(const ServiceOptions& o) {
   if (!port) return report(port.error());
   // The boot URLs need the bound port (an ephemeral one in tests), so routes come after bind().
   context.boot = bootSettings(o, listen->first, *port);
+  std::unique_ptr<WorkflowRuntime> workflows;
+  if (o.workflows) {
+    auto made = makeWorkflowRuntime(o, rt->db, secrets, context.boot.public_url, *metrics);
+    if (!made) return report(made.error());
+    workflows = std::move(made).value();
+    context.engine = workflows->engine;
+    context.sweeper = workflows->sweeper;
+  }
   api::registerRoutes(server, context);
   spdlog::info("serving on http://{}:{}", listen->first, *port);
+  if (workflows) workflows->start();
   {
     SignalWatcher watcher([&server] { server.stop(); },
                           [&o, &key_ring] { reloadTrustedKeys(o, *key_ring); });
     server.run();
   }
+  if (workflows) workflows->stop();
   spdlog::info("stopped");
   return 0;
 }

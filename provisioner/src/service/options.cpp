@@ -35,6 +35,15 @@ std::pair<std::string, std::size_t> commandOf(const std::vector<std::string>& ar
   return {args[0], 1};
 }
 
+// Flags that take no value.
+const std::map<std::string, std::pair<bool ServiceOptions::*, bool>>& switches() {
+  static const std::map<std::string, std::pair<bool ServiceOptions::*, bool>> all{
+      {"--no-workflows", {&ServiceOptions::workflows, false}},
+      {"--bmc-tls-insecure", {&ServiceOptions::bmc_tls_insecure, true}},
+  };
+  return all;
+}
+
 using Setter = std::function<common::Result<void>(ServiceOptions&, const std::string&)>;
 
 std::map<std::string, Setter> flagSetters() {
@@ -52,6 +61,30 @@ std::map<std::string, Setter> flagSetters() {
       return common::success();
     });
   };
+  auto cap = [](int ServiceOptions::*field, const char* flag) {
+    return Setter([field, flag](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+      auto n = parseNumber(flag, v, 0, 100000);
+      if (!n) return common::fail(std::move(n).error());
+      o.*field = static_cast<int>(*n);
+      return common::success();
+    });
+  };
+  auto oneOf = [](std::string ServiceOptions::*field, const char* flag,
+                  std::vector<std::string> allowed) {
+    return Setter([field, flag, allowed](ServiceOptions& o,
+                                         const std::string& v) -> common::Result<void> {
+      for (const auto& a : allowed) {
+        if (a == v) {
+          o.*field = v;
+          return common::success();
+        }
+      }
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      return common::fail(
+          invalidArgument("invalid_flag", std::string(flag) + " must be one of " + list, flag));
+    });
+  };
   return {
       {"--listen", text(&ServiceOptions::listen)},
       {"--database-url", text(&ServiceOptions::database_url)},
@@ -67,6 +100,28 @@ std::map<std::string, Setter> flagSetters() {
       {"--trusted-keys", text(&ServiceOptions::trusted_keys_dir)},
       {"--public-url", text(&ServiceOptions::public_url)},
       {"--artifact-mirror", text(&ServiceOptions::artifact_mirror_url)},
+      {"--workflow-workers", count(&ServiceOptions::workflow_workers, "--workflow-workers")},
+      {"--replica-name", text(&ServiceOptions::replica_name)},
+      {"--lifecycle-time-scale",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         char* end = nullptr;
+         const double scale = std::strtod(v.c_str(), &end);
+         if (end == v.c_str() || *end != '\0' || !(scale >= 1.0 && scale <= 100000.0)) {
+           return common::fail(invalidArgument(
+               "invalid_flag", "--lifecycle-time-scale must be a number from 1 to 100000",
+               "--lifecycle-time-scale"));
+         }
+         o.lifecycle_time_scale = scale;
+         return common::success();
+       })},
+      {"--max-active-per-rack", cap(&ServiceOptions::max_active_per_rack, "--max-active-per-rack")},
+      {"--max-active-per-site", cap(&ServiceOptions::max_active_per_site, "--max-active-per-site")},
+      {"--factory-credentials-file", text(&ServiceOptions::factory_credentials_file)},
+      {"--boot-target", oneOf(&ServiceOptions::boot_target, "--boot-target", {"pxe", "uefi_http"})},
+      {"--handoff-url", text(&ServiceOptions::handoff_url)},
+      {"--handoff-format", oneOf(&ServiceOptions::handoff_format, "--handoff-format",
+                                 {"generic", "slurm", "kubernetes"})},
+      {"--handoff-token-file", text(&ServiceOptions::handoff_token_file)},
       {"--boot-token-ttl",
        Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
          PROV_ASSIGN(auto n, parseNumber("--boot-token-ttl", v, 60, 7 * 86400));
@@ -91,6 +146,10 @@ common::Result<ServiceOptions> parseServiceOptions(const std::vector<std::string
     const std::string& a = args[i];
     if (a.rfind("--", 0) != 0) {
       positional.push_back(a);
+      continue;
+    }
+    if (auto sw = switches().find(a); sw != switches().end()) {
+      o.*(sw->second.first) = sw->second.second;
       continue;
     }
     auto eq = a.find('=');
@@ -161,6 +220,21 @@ flags:
   --public-url URL            how booting nodes reach this service (default http://LISTEN)
   --artifact-mirror URL       nodes fetch artifacts from URL/sha256/<hex> instead
   --boot-token-ttl SECONDS    lifetime of the one-time agent token in a boot script (default 3600)
+
+workflows (docs/workflows.md):
+  --no-workflows              serve the API only: no lifecycle engine in this replica
+  --workflow-workers N        lifecycle steps in flight in this replica (default 32)
+  --replica-name NAME         this replica's name in run leases (default HOST:PID:RANDOM)
+  --lifecycle-time-scale X    divide every lifecycle wait by X (simulated fleets; default 1)
+  --max-active-per-rack N     nodes of one rack between claim and burn-in at once (0: no cap)
+  --max-active-per-site N     the same per site (power and BMC budgets)
+  --factory-credentials-file FILE
+                              "user:password" for BMCs no purchase order names
+  --bmc-tls-insecure          do not pin BMC certificates (lab use only)
+  --boot-target pxe|uefi_http how the imaging step boots nodes (default pxe)
+  --handoff-url URL           POST each ready node to the scheduler here
+  --handoff-format F          generic, slurm or kubernetes (default generic)
+  --handoff-token-file FILE   bearer token for the hand-off webhook
 
 image commands (docs/images.md):
   image keygen|manifest|sign|verify ...      offline: keys, manifests, signatures

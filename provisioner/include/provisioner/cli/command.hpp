@@ -41,6 +41,7 @@ std::vector<Command> auditCommands();
 std::vector<Command> tokenCommands();
 std::vector<Command> imageCommands();
 std::vector<Command> burnInCommands();
+std::vector<Command> lifecycleCommands();  // nodes timeline|retry|quarantine|release|rerun, runs
 std::vector<Command> localCommands();  // version, help
 
 // A usage error for the running command, e.g. a flag value that is not a number.
@@ -51,5 +52,12 @@ bool isDecimalId(const std::string& text);
 
 // Writes a reply's JSON body as the server sent it, ending in a newline.
 void printRawJson(std::ostream& out, const ApiReply& reply);
+
+// The reply's raw JSON with --json, else `line`.
+common::Result<void> printed(CommandContext& context, const ApiReply& reply,
+                             const std::string& line);
+
+// Positional `index` as a decimal id, else a usage error.
+common::Result<std::string> idArgument(CommandContext& context, std::size_t index);
 
 }  // namespace provisioner::cli

@@ -1,0 +1,101 @@
+#include "workflow_runtime.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "redfish/transport.hpp"
+#include "workflows/discovery.hpp"
+#include "workflows/engine.hpp"
+#include "workflows/lifecycle.hpp"
+
+namespace provisioner::service {
+namespace {
+
+// The first line of a secret file, without its line ending. The value never reaches a log.
+common::Result<std::string> readSecretLine(const std::string& path, const char* flag) {
+  std::ifstream in(path);
+  std::string line;
+  if (!in || !std::getline(in, line)) {
+    return common::fail(
+        common::invalidArgument("unreadable_file", std::string(flag) + ": cannot read " + path,
+                                flag));
+  }
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  return line;
+}
+
+common::Result<std::optional<workflows::FactoryCredentials>> factoryCredentials(
+    const ServiceOptions& o) {
+  if (o.factory_credentials_file.empty()) return std::optional<workflows::FactoryCredentials>{};
+  PROV_ASSIGN(auto line, readSecretLine(o.factory_credentials_file, "--factory-credentials-file"));
+  const auto colon = line.find(':');
+  if (colon == std::string::npos || colon == 0) {
+    return common::fail(common::invalidArgument(
+        "invalid_file", "--factory-credentials-file must hold one line USER:PASSWORD",
+        "--factory-credentials-file"));
+  }
+  return std::optional<workflows::FactoryCredentials>(
+      workflows::FactoryCredentials{line.substr(0, colon), line.substr(colon + 1)});
+}
+
+common::Result<workflows::LifecycleSettings> lifecycleSettings(const ServiceOptions& o,
+                                                               const std::string& public_url) {
+  workflows::LifecycleSettings s;
+  s.timings.time_scale = o.lifecycle_time_scale;
+  s.public_url = public_url;
+  s.max_active_per_rack = o.max_active_per_rack;
+  s.max_active_per_site = o.max_active_per_site;
+  PROV_ASSIGN(s.default_factory_credentials, factoryCredentials(o));
+  s.bmc_tls_insecure = o.bmc_tls_insecure;
+  s.boot_target = o.boot_target;
+  s.handoff_url = o.handoff_url;
+  s.handoff_format = o.handoff_format;
+  if (!o.handoff_token_file.empty()) {
+    PROV_ASSIGN(s.handoff_token, readSecretLine(o.handoff_token_file, "--handoff-token-file"));
+  }
+  return s;
+}
+
+}  // namespace
+
+WorkflowRuntime::~WorkflowRuntime() { stop(); }
+
+void WorkflowRuntime::start() {
+  if (engine) engine->start();
+}
+
+void WorkflowRuntime::stop() {
+  if (engine) engine->stop();
+  if (sweeper) sweeper->stop();
+}
+
+common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
+    const ServiceOptions& o, inventory::DatabasePtr db,
+    std::shared_ptr<const common::SecretBox> secrets, const std::string& public_url,
+    http::MetricsRegistry& metrics) {
+  PROV_ASSIGN(auto settings, lifecycleSettings(o, public_url));
+  auto rt = std::make_unique<WorkflowRuntime>();
+  redfish::TransportOptions transport_options;
+  transport_options.maxInFlightTotal = 4096;
+  rt->transport = std::make_shared<redfish::Transport>(transport_options);
+  workflows::EngineOptions engine_options;
+  engine_options.owner = o.replica_name;
+  engine_options.workers = o.workflow_workers;
+  auto clock = workflows::systemClock();
+  rt->engine = std::make_shared<workflows::Engine>(db, clock, engine_options);
+  rt->engine->registerWorkflow(workflows::nodeLifecycleWorkflow(
+      workflows::LifecycleDeps{db, std::move(secrets), rt->transport, clock},
+      std::move(settings)));
+  rt->sweeper = std::make_shared<workflows::Sweeper>(db, rt->engine);
+  std::weak_ptr<workflows::Engine> weak = rt->engine;
+  metrics.addCollector([weak](std::string& out) {
+    if (auto engine = weak.lock()) engine->renderMetrics(out);
+  });
+  spdlog::info("workflow engine: replica {}, {} workers, lifecycle time scale {}",
+               rt->engine->owner(), o.workflow_workers, o.lifecycle_time_scale);
+  return rt;
+}
+
+}  // namespace provisioner::service
