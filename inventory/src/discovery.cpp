@@ -44,8 +44,7 @@ common::Result<void> requireText(const std::string& value, const char* field, bo
 }
 
 bool isSource(const std::string& s) {
-  return s == "dhcp" || s == "sweep" || s == "manifest" || s == "redfish_event" ||
-         s == "operator";
+  return s == "dhcp" || s == "sweep" || s == "manifest" || s == "redfish_event" || s == "operator";
 }
 
 // The report as stored: MAC normalised, everything bounded.
@@ -83,8 +82,7 @@ pqxx::result execReport(Tx& tx, const detail::Query& query, const DiscoveryRepor
 }
 
 common::Error discoveryNotFound(Id id) {
-  return common::notFound("discovery_not_found",
-                          "discovery " + std::to_string(id) + " not found");
+  return common::notFound("discovery_not_found", "discovery " + std::to_string(id) + " not found");
 }
 
 }  // namespace

@@ -5,24 +5,24 @@
 #include "db.hpp"
 
 // Columns read by discoveryFromRow(), from bmc_discoveries d.
-#define INVENTORY_DISCOVERY_COLUMNS                                                          \
-  "d.id, coalesce(d.bmc_mac, ''), d.bmc_address, d.hostname, d.vendor_class, d.source,"     \
+#define INVENTORY_DISCOVERY_COLUMNS                                                           \
+  "d.id, coalesce(d.bmc_mac, ''), d.bmc_address, d.hostname, d.vendor_class, d.source,"       \
   " d.site, d.rack, d.u_position, d.expected_serial, d.lease_state, d.node_id, d.seen_count," \
   " iso8601(d.first_seen_at), iso8601(d.last_seen_at)"
 // Columns read by sweepFromRow(), from discovery_sweeps s.
-#define INVENTORY_SWEEP_COLUMNS                                                               \
+#define INVENTORY_SWEEP_COLUMNS                                                              \
   "s.id, s.cidr, s.scheme, s.port, s.site, s.rack, s.state, s.addresses, s.probed, s.found," \
   " s.error, s.requested_by, iso8601(s.created_at), coalesce(iso8601(s.finished_at), '')"
 
 // What a repeated sighting refreshes. The address, lease state and last sighting are the
 // newest; what a report leaves empty (a lease has no rack) keeps what an earlier one said.
-#define INVENTORY_DISCOVERY_REFRESH                                    \
-  " bmc_address = $2,"                                                 \
-  " hostname = CASE WHEN $3 = '' THEN d.hostname ELSE $3 END,"         \
-  " vendor_class = CASE WHEN $4 = '' THEN d.vendor_class ELSE $4 END," \
-  " site = CASE WHEN $6 = '' THEN d.site ELSE $6 END,"                 \
-  " rack = CASE WHEN $7 = '' THEN d.rack ELSE $7 END,"                 \
-  " u_position = coalesce($8, d.u_position),"                          \
+#define INVENTORY_DISCOVERY_REFRESH                                          \
+  " bmc_address = $2,"                                                       \
+  " hostname = CASE WHEN $3 = '' THEN d.hostname ELSE $3 END,"               \
+  " vendor_class = CASE WHEN $4 = '' THEN d.vendor_class ELSE $4 END,"       \
+  " site = CASE WHEN $6 = '' THEN d.site ELSE $6 END,"                       \
+  " rack = CASE WHEN $7 = '' THEN d.rack ELSE $7 END,"                       \
+  " u_position = coalesce($8, d.u_position),"                                \
   " expected_serial = CASE WHEN $9 = '' THEN d.expected_serial ELSE $9 END," \
   " lease_state = $10, seen_count = d.seen_count + 1, last_seen_at = now()"
 
@@ -67,9 +67,8 @@ constexpr Query kInsertDiscoveryByAddress{
     " ON CONFLICT (bmc_address) WHERE bmc_mac IS NULL DO UPDATE SET" INVENTORY_DISCOVERY_REFRESH
     " RETURNING " INVENTORY_DISCOVERY_COLUMNS ", d.xmax = 0"};
 
-constexpr Query kSelectDiscovery{
-    "select_discovery",
-    "SELECT " INVENTORY_DISCOVERY_COLUMNS " FROM bmc_discoveries d WHERE d.id = $1"};
+constexpr Query kSelectDiscovery{"select_discovery", "SELECT " INVENTORY_DISCOVERY_COLUMNS
+                                                     " FROM bmc_discoveries d WHERE d.id = $1"};
 constexpr Query kSelectDiscoveryPage{"select_discovery_page",
                                      "SELECT " INVENTORY_DISCOVERY_COLUMNS
                                      " FROM bmc_discoveries d WHERE d.id > $1::bigint"
@@ -94,9 +93,8 @@ constexpr Query kFinishSweep{"finish_sweep",
                              "UPDATE discovery_sweeps s SET state = $2, error = $3,"
                              " finished_at = now() WHERE s.id = $1"
                              " RETURNING " INVENTORY_SWEEP_COLUMNS};
-constexpr Query kSelectSweep{"select_sweep",
-                             "SELECT " INVENTORY_SWEEP_COLUMNS
-                             " FROM discovery_sweeps s WHERE s.id = $1"};
+constexpr Query kSelectSweep{
+    "select_sweep", "SELECT " INVENTORY_SWEEP_COLUMNS " FROM discovery_sweeps s WHERE s.id = $1"};
 
 // Event subscription tokens (node_bmc_credentials.event_token_hash).
 constexpr Query kSetBmcEventTokenHash{

@@ -53,8 +53,8 @@ common::Result<void> checkNewSweep(const NewSweep& sweep) {
 common::Result<Sweep> createSweep(Database& db, const NewSweep& sweep) {
   PROV_TRY(checkNewSweep(sweep));
   return detail::withTransaction(db, "create_sweep", [&](Tx& tx) -> common::Result<Sweep> {
-    auto rows = tx.exec(detail::kInsertSweep, sweep.cidr, sweep.scheme, sweep.port,
-                        sweep.addresses, sweep.site, sweep.rack, sweep.requested_by);
+    auto rows = tx.exec(detail::kInsertSweep, sweep.cidr, sweep.scheme, sweep.port, sweep.addresses,
+                        sweep.site, sweep.rack, sweep.requested_by);
     return sweepFromRow(rows[0]);
   });
 }
