@@ -1,0 +1,113 @@
+// The replica's threads: one dispatcher claims due runs (as many as workers are idle, in one
+// round trip) and hands them to the workers; runOnce() does the same on the calling thread.
+#include <spdlog/spdlog.h>
+
+#include "engine_impl.hpp"
+
+namespace workflows {
+
+common::Result<std::vector<inventory::WorkflowRun>> Engine::Impl::claim(std::size_t limit) {
+  claim_round_trips.fetch_add(1);
+  auto runs = inventory::claimDueRuns(*db, options.owner, clock->now(), options.lease, limit);
+  if (runs) claimed.fetch_add(runs->size());
+  return runs;
+}
+
+void Engine::Impl::poke() {
+  {
+    std::lock_guard lock(mutex);
+    poked = true;
+  }
+  dispatch_cv.notify_one();
+}
+
+void Engine::Impl::dispatchLoop() {
+  std::unique_lock lock(mutex);
+  const auto idle = [this] {
+    const std::size_t taken = busy + queue.size();
+    return taken < options.workers ? options.workers - taken : 0;
+  };
+  while (!stopping) {
+    dispatch_cv.wait(lock, [&] { return stopping || idle() > 0; });
+    if (stopping) break;
+    const std::size_t want = std::min(idle(), options.claim_batch);
+    poked = false;
+    lock.unlock();
+    auto runs = claim(want);
+    lock.lock();
+    std::size_t got = 0;
+    if (runs) {
+      got = runs->size();
+      for (auto& run : *runs) queue.push_back(std::move(run));
+      if (got > 0) work_cv.notify_all();
+    } else {
+      spdlog::warn("workflow engine {}: cannot claim runs: {}", options.owner,
+                   runs.error().message);
+    }
+    // Fewer due than asked for: nothing more is due until a poll, a signal or a step's outcome.
+    if (got < want) {
+      dispatch_cv.wait_for(lock, options.poll_interval, [this] { return stopping || poked; });
+    }
+  }
+}
+
+void Engine::Impl::workerLoop() {
+  std::unique_lock lock(mutex);
+  while (true) {
+    work_cv.wait(lock, [this] { return stopping || !queue.empty(); });
+    if (stopping) return;  // what is still queued is released by stop()
+    inventory::WorkflowRun run = std::move(queue.front());
+    queue.pop_front();
+    ++busy;
+    lock.unlock();
+    execute(run);
+    lock.lock();
+    --busy;
+    dispatch_cv.notify_one();
+  }
+}
+
+common::Result<std::size_t> Engine::runOnce() {
+  PROV_ASSIGN(auto runs, impl_->claim(impl_->options.claim_batch));
+  for (const auto& run : runs) impl_->execute(run);
+  return runs.size();
+}
+
+void Engine::start() {
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->running) return;
+  impl_->running = true;
+  impl_->stopping = false;
+  impl_->poked = true;
+  for (std::size_t i = 0; i < impl_->options.workers; ++i) {
+    impl_->workers.emplace_back([this] { impl_->workerLoop(); });
+  }
+  impl_->dispatcher = std::thread([this] { impl_->dispatchLoop(); });
+}
+
+void Engine::stop() {
+  {
+    std::lock_guard lock(impl_->mutex);
+    if (!impl_->running) return;
+    impl_->stopping = true;
+  }
+  impl_->dispatch_cv.notify_all();
+  impl_->work_cv.notify_all();
+  impl_->dispatcher.join();
+  for (auto& worker : impl_->workers) worker.join();
+  impl_->workers.clear();
+
+  std::vector<inventory::Id> unstarted;
+  for (const auto& run : impl_->queue) unstarted.push_back(run.id);
+  impl_->queue.clear();
+  auto released = inventory::releaseLeases(*impl_->db, impl_->options.owner, unstarted);
+  if (!released) {
+    spdlog::warn("workflow engine {}: cannot release {} leases: {}", impl_->options.owner,
+                 unstarted.size(), released.error().message);
+  }
+  std::lock_guard lock(impl_->mutex);
+  impl_->running = false;
+  impl_->stopping = false;
+}
+
+}  // namespace workflows
