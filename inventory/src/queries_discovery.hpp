@@ -15,16 +15,18 @@
   " s.error, s.requested_by, iso8601(s.created_at), coalesce(iso8601(s.finished_at), '')"
 
 // What a repeated sighting refreshes. The address, lease state and last sighting are the
-// newest; what a report leaves empty (a lease has no rack) keeps what an earlier one said.
-#define INVENTORY_DISCOVERY_REFRESH                                          \
-  " bmc_address = $2,"                                                       \
-  " hostname = CASE WHEN $3 = '' THEN d.hostname ELSE $3 END,"               \
-  " vendor_class = CASE WHEN $4 = '' THEN d.vendor_class ELSE $4 END,"       \
-  " site = CASE WHEN $6 = '' THEN d.site ELSE $6 END,"                       \
-  " rack = CASE WHEN $7 = '' THEN d.rack ELSE $7 END,"                       \
-  " u_position = coalesce($8, d.u_position),"                                \
-  " expected_serial = CASE WHEN $9 = '' THEN d.expected_serial ELSE $9 END," \
-  " lease_state = $10, seen_count = d.seen_count + 1, last_seen_at = now()"
+// newest; what a report leaves empty (a lease has no rack) keeps what an earlier one said. A row
+// only swept so far takes the source of a more telling report (a lease, a manifest).
+#define INVENTORY_DISCOVERY_REFRESH                                                      \
+  " bmc_address = $2::text,"                                                             \
+  " hostname = CASE WHEN $3::text = '' THEN d.hostname ELSE $3::text END,"               \
+  " vendor_class = CASE WHEN $4::text = '' THEN d.vendor_class ELSE $4::text END,"       \
+  " source = CASE WHEN d.source = 'sweep' THEN $5::text ELSE d.source END,"              \
+  " site = CASE WHEN $6::text = '' THEN d.site ELSE $6::text END,"                       \
+  " rack = CASE WHEN $7::text = '' THEN d.rack ELSE $7::text END,"                       \
+  " u_position = coalesce($8::integer, d.u_position),"                                   \
+  " expected_serial = CASE WHEN $9::text = '' THEN d.expected_serial ELSE $9::text END," \
+  " lease_state = $10::text, seen_count = d.seen_count + 1, last_seen_at = now()"
 
 namespace inventory::detail {
 
@@ -32,9 +34,9 @@ namespace inventory::detail {
 // unless another row already has it. $1 is the MAC, the rest as in the refresh.
 constexpr Query kAdoptDiscoveryByAddress{
     "adopt_discovery_by_address",
-    "UPDATE bmc_discoveries d SET bmc_mac = $1," INVENTORY_DISCOVERY_REFRESH
+    "UPDATE bmc_discoveries d SET bmc_mac = $1::text," INVENTORY_DISCOVERY_REFRESH
     " WHERE d.bmc_address = $2 AND d.bmc_mac IS NULL"
-    " AND NOT EXISTS (SELECT 1 FROM bmc_discoveries m WHERE m.bmc_mac = $1)"
+    " AND NOT EXISTS (SELECT 1 FROM bmc_discoveries m WHERE m.bmc_mac = $1::text)"
     " RETURNING " INVENTORY_DISCOVERY_COLUMNS ", false"};
 
 // $1 MAC, $2 address, $3 hostname, $4 vendor class, $5 source, $6 site, $7 rack, $8 u,
