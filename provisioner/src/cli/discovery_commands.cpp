@@ -32,7 +32,7 @@ Result<void> reportLease(CommandContext& ctx) {
   std::string line = "BMC " + sanitize(text(d, "bmc_mac")) + " at " +
                      sanitize(text(d, "bmc_address")) + ": discovery " + text(d, "id");
   if (!text(reply.json, "run_id").empty()) {
-    const bool created = text(reply.json, "run_created") == "true";
+    const bool created = text(reply.json, "run_created") == "yes";
     line += created ? ", lifecycle run " + text(reply.json, "run_id") + " started"
                     : ", lifecycle run " + text(reply.json, "run_id") + " (already there)";
   }
@@ -100,7 +100,7 @@ Result<void> importManifest(CommandContext& ctx) {
     const json& d = objectField(item, "discovery");
     table.addRow({text(d, "u_position"), text(d, "bmc_mac"), text(d, "bmc_address"),
                   text(d, "expected_serial"), text(d, "id"), text(item, "run_id"),
-                  text(item, "run_created") == "true" ? "yes" : "no"});
+                  text(item, "run_created")});
   }
   table.render(ctx.out);
   return common::success();
