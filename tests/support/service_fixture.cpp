@@ -6,6 +6,8 @@
 #include "images/artifact_store.hpp"
 #include "inventory/migrations.hpp"
 #include "support/test_database.hpp"
+#include "workflows/discovery.hpp"
+#include "workflows/engine.hpp"
 
 namespace testing {
 namespace {
@@ -28,6 +30,17 @@ HttpResult toResult(const httplib::Result& r) {
   return out;
 }
 
+// Stands in for the node lifecycle: its one step waits (for an hour, or a signal), so a test
+// sees runs started and signalled without any BMC work.
+workflows::WorkflowDef waitingLifecycle() {
+  workflows::StepDef wait;
+  wait.name = "wait";
+  wait.run = [](workflows::StepContext& ctx) {
+    return workflows::StepOutcome::waitUntil(ctx.now() + std::chrono::hours(1), "test");
+  };
+  return workflows::WorkflowDef{"node_lifecycle", "wait", {wait}, ""};
+}
+
 }  // namespace
 
 nlohmann::json HttpResult::json() const {
@@ -36,7 +49,9 @@ nlohmann::json HttpResult::json() const {
   return j;
 }
 
-ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
+ServiceFixture::ServiceFixture() : ServiceFixture(ServiceFixtureOptions{}) {}
+
+ServiceFixture::ServiceFixture(ServiceFixtureOptions fixture_options) : url_(freshDatabaseUrl()) {
   auto files = orFail(inventory::loadMigrations(migrationsDir()), "load migrations");
   orFail(inventory::applyMigrations(url_, files), "apply migrations");
   db_ = orFail(inventory::Database::connect(url_, 4), "connect");
@@ -65,6 +80,16 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
       {},
       nullptr,
       nullptr};
+  if (fixture_options.with_engine) {
+    engine_ = std::make_shared<workflows::Engine>(db_, workflows::systemClock());
+    engine_->registerWorkflow(waitingLifecycle());
+    workflows::SweepOptions sweep_options;
+    sweep_options.max_in_flight = 4;
+    sweep_options.probe_timeout = std::chrono::milliseconds(2000);
+    sweeper_ = std::make_shared<workflows::Sweeper>(db_, engine_, sweep_options);
+    context.engine = engine_;
+    context.sweeper = sweeper_;
+  }
   port_ = orFail(server_->bind(), "bind");
   context.boot.public_url = publicUrl();
   context.boot.retry_seconds = 5;
@@ -80,6 +105,8 @@ ServiceFixture::ServiceFixture() : url_(freshDatabaseUrl()) {
 ServiceFixture::~ServiceFixture() {
   server_->stop();
   if (thread_.joinable()) thread_.join();
+  if (sweeper_) sweeper_->stop();
+  if (engine_) engine_->stop();
   std::error_code ec;
   std::filesystem::remove_all(store_dir_, ec);
 }

@@ -16,7 +16,18 @@
 #include "provisioner/api/api.hpp"
 #include "provisioner/api/key_ring.hpp"
 
+namespace workflows {
+class Engine;
+class Sweeper;
+}  // namespace workflows
+
 namespace testing {
+
+struct ServiceFixtureOptions {
+  // A real workflow Engine (not started: tests call runOnce()) with a stand-in "node_lifecycle"
+  // whose only step waits, and a Sweeper, in the API context.
+  bool with_engine = false;
+};
 
 struct HttpResult {
   int status = 0;
@@ -29,6 +40,7 @@ struct HttpResult {
 class ServiceFixture {
  public:
   ServiceFixture();
+  explicit ServiceFixture(ServiceFixtureOptions options);
   ~ServiceFixture();
 
   // Token secret of a fresh token with this role ("viewer" ... "admin").
@@ -57,6 +69,9 @@ class ServiceFixture {
   void trustKey(const images::PublicKey& key);
   // The URL booting nodes are told to reach the service at.
   std::string publicUrl() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // Null unless built with_engine.
+  workflows::Engine* engine() const { return engine_.get(); }
+  workflows::Sweeper* sweeper() const { return sweeper_.get(); }
 
  private:
   std::string url_;
@@ -73,6 +88,8 @@ class ServiceFixture {
   images::TrustedKeys trusted_keys_;
   std::shared_ptr<provisioner::api::KeyRing> key_ring_ =
       std::make_shared<provisioner::api::KeyRing>();
+  std::shared_ptr<workflows::Engine> engine_;
+  std::shared_ptr<workflows::Sweeper> sweeper_;
 };
 
 }  // namespace testing

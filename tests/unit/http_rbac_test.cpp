@@ -23,6 +23,7 @@ constexpr Row kDocumentedMatrix[] = {
     {Permission::kWriteNodes, {false, false, true, true, true}},
     {Permission::kWriteImages, {false, false, false, true, true}},
     {Permission::kOperateNodes, {false, false, false, true, true}},
+    {Permission::kDiscover, {false, false, false, true, true}},
     {Permission::kReadAudit, {false, false, true, true, true}},
     {Permission::kManageTokens, {false, false, false, false, true}},
 };

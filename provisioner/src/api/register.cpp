@@ -16,6 +16,8 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addBootRoutes(server, ctx);
   addTaskRoutes(server, ctx);
   addAgentRoutes(server, ctx);
+  addDiscoveryRoutes(server, ctx);
+  addRedfishEventRoutes(server, ctx);
   addWorkflowRoutes(server, ctx);
 }
 

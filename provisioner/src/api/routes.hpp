@@ -27,6 +27,8 @@ void addProfileRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addBootRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addTaskRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addAgentRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addDiscoveryRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addRedfishEventRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addWorkflowRoutes(http::ApiServer& server, const ContextPtr& ctx);
 
 }  // namespace provisioner::api

@@ -16,7 +16,7 @@ std::vector<Command> allCommands() {
   std::vector<Command> all;
   for (auto group : {poCommands(), assetCommands(), nodeCommands(), auditCommands(),
                      tokenCommands(), imageCommands(), burnInCommands(), lifecycleCommands(),
-                     localCommands()}) {
+                     discoveryCommands(), localCommands()}) {
     for (auto& command : group) all.push_back(std::move(command));
   }
   return all;

@@ -36,6 +36,8 @@ constexpr Grant kGrants[] = {
     {Permission::kWriteImages, Role::kAdmin},
     {Permission::kOperateNodes, Role::kOperator},
     {Permission::kOperateNodes, Role::kAdmin},
+    {Permission::kDiscover, Role::kOperator},
+    {Permission::kDiscover, Role::kAdmin},
     {Permission::kReadAudit, Role::kAsset},
     {Permission::kReadAudit, Role::kOperator},
     {Permission::kReadAudit, Role::kAdmin},
@@ -75,6 +77,8 @@ std::string_view toString(Permission permission) {
       return "write_images";
     case Permission::kOperateNodes:
       return "operate_nodes";
+    case Permission::kDiscover:
+      return "discover";
     case Permission::kReadAudit:
       return "read_audit";
     case Permission::kManageTokens:

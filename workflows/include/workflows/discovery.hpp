@@ -20,6 +20,12 @@ namespace workflows {
 common::Result<StartResult> startLifecycleFor(Engine& engine, inventory::Database& db,
                                               const inventory::Discovery& discovery,
                                               const std::string& actor);
+// The same, telling the lifecycle how to reach the BMC (the run context's "base_url", e.g.
+// "http://10.0.0.5:8080" from a sweep); "" leaves the lifecycle's default (https://<address>).
+common::Result<StartResult> startLifecycleFor(Engine& engine, inventory::Database& db,
+                                              const inventory::Discovery& discovery,
+                                              const std::string& actor,
+                                              const std::string& base_url);
 
 // "10.0.0.0/24" (IPv4, /16 to /32) to its host addresses (network and broadcast left out below
 // /31). InvalidArgument "invalid_cidr" naming what is wrong.

@@ -42,6 +42,7 @@ std::vector<Command> tokenCommands();
 std::vector<Command> imageCommands();
 std::vector<Command> burnInCommands();
 std::vector<Command> lifecycleCommands();  // nodes timeline|retry|quarantine|release|rerun, runs
+std::vector<Command> discoveryCommands();  // discovery lease|sweep|manifest|list
 std::vector<Command> localCommands();  // version, help
 
 // A usage error for the running command, e.g. a flag value that is not a number.

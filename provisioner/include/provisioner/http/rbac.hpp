@@ -18,6 +18,7 @@ enum class Permission {
   kWriteNodes,
   kWriteImages,   // register images, upload artifacts, promote and roll back channels, profiles
   kOperateNodes,  // start and cancel burn-in (and later wipe) tasks
+  kDiscover,      // report BMCs seen (DHCP leases, rack manifests) and start subnet sweeps
   kReadAudit,
   kManageTokens,
 };
