@@ -50,6 +50,8 @@ struct FleetSpec {
 // e.g. "racks[1].nodes" or "racks[0].node_faults.3.reset_rate".
 common::Result<FleetSpec> parseFleetSpec(const nlohmann::json& json);
 common::Result<FleetSpec> loadFleetSpecFile(const std::string& path);
+// The "boot" member alone (bmc-sim --boot-service); errors name "boot.<member>".
+common::Result<BootSettings> parseBootSettings(const nlohmann::json& json);
 // Sets the median latency everywhere in the spec (fleet, racks, nodes): bmc-sim --latency-ms.
 void overrideLatency(FleetSpec& spec, double medianMs);
 

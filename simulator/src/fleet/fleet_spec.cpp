@@ -205,6 +205,12 @@ common::Result<FleetSpec> parseFleetSpec(const nlohmann::json& json) {
   return spec;
 }
 
+common::Result<BootSettings> parseBootSettings(const nlohmann::json& json) {
+  BootSettings boot;
+  PROV_TRY(parseBoot(json, boot));
+  return boot;
+}
+
 common::Result<FleetSpec> loadFleetSpecFile(const std::string& path) {
   std::ifstream in(path);
   if (!in) return common::invalidArgument("fleet_file", "cannot read the fleet file " + path);
