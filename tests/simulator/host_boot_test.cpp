@@ -55,7 +55,10 @@ struct BootFleet {
     if (!target.empty()) {
       json boot = {
           {"Boot", {{"BootSourceOverrideTarget", target}, {"BootSourceOverrideEnabled", "Once"}}}};
-      auto patched = c->Patch(kSystem, boot.dump(), "application/json");
+      auto system = c->Get(kSystem);  // the DGX's AMI BMC wants If-Match on a PATCH
+      REQUIRE(system);
+      httplib::Headers ifMatch = {{"If-Match", system->get_header_value("ETag")}};
+      auto patched = c->Patch(kSystem, ifMatch, boot.dump(), "application/json");
       REQUIRE(patched);
       REQUIRE(patched->status == 204);
     }

@@ -14,8 +14,8 @@ TEST_CASE("A rendered boot script gives kernel initrd arguments and digests", "[
   spec.label = "node 3: burnin 1.0";
   spec.kernel_url = "http://10.0.0.1:8080/boot/artifacts/" + std::string(64, 'a');
   spec.kernel_sha256 = std::string(64, 'a');
-  spec.initrd_url = "http://10.0.0.1:8080/boot/artifacts/" + std::string(64, 'B');
-  spec.initrd_sha256 = std::string(64, 'B');
+  spec.initrd_url = "http://10.0.0.1:8080/boot/artifacts/" + std::string(64, 'b');
+  spec.initrd_sha256 = std::string(64, 'b');
   spec.image_kernel_args = "console=ttyS0  quiet";
   spec.kernel_params = {{"provisioner.url", "http://10.0.0.1:8080"},
                         {"provisioner.token", "tok_1"}};
@@ -27,7 +27,7 @@ TEST_CASE("A rendered boot script gives kernel initrd arguments and digests", "[
   CHECK(script->kernelArgs ==
         "console=ttyS0 quiet provisioner.url=http://10.0.0.1:8080 provisioner.token=tok_1");
   CHECK(script->kernelSha256 == std::string(64, 'a'));
-  CHECK(script->initrdSha256 == std::string(64, 'b'));  // compared in lowercase
+  CHECK(script->initrdSha256 == std::string(64, 'b'));
 }
 
 TEST_CASE("Rendered retry and local-disk scripts are recognised", "[host]") {
@@ -56,7 +56,12 @@ TEST_CASE("The simulated backend holds the machine's GPUs and faults", "[host]")
   machine.identity.gpuUuids = {"U0", "U1"};
   machine.identity.systemSerial = "HOST1";
   machine.identity.hostMacs = {"5C:FF:35:FE:04:B1"};
-  machine.gpuFaults = {agent::SimFault{1, "missing"}, agent::SimFault{5, "missing"}};
+  agent::SimFault missing;
+  missing.kind = "missing";
+  missing.gpu = 1;
+  machine.gpuFaults.push_back(missing);
+  missing.gpu = 5;  // beyond this machine's GPUs
+  machine.gpuFaults.push_back(missing);
   machine.seed = 9;
   agent::SimConfig config = simConfigFor(machine, 50);
   CHECK(config.model == "NVIDIA H100 80GB HBM3");
