@@ -11,6 +11,7 @@ namespace sim {
 namespace {
 
 using Json = nlohmann::json;
+constexpr int kMaxSimulatedGpus = 64;  // the agent's limit on a simulated host's GPUs
 using Setter = std::function<common::Result<void>(Faults&, const Json&, const std::string&)>;
 
 common::Error badMember(const std::string& name, std::string_view expected) {
@@ -74,6 +75,37 @@ common::Result<void> setChassisSerial(Faults& f, const Json& v, const std::strin
   return common::success();
 }
 
+// Validated by the agent's own parser, so a fault the agent would refuse is refused here; its
+// errors name "faults[i].x", which becomes "gpu_faults[i].x".
+common::Result<void> setGpuFaults(Faults& f, const Json& v, const std::string& name) {
+  if (v.is_null()) {
+    f.host.gpuFaults.clear();
+    return common::success();
+  }
+  if (!v.is_array()) return badMember(name, "an array of GPU faults or null");
+  auto parsed = agent::parseSimConfig(Json{{"gpus", kMaxSimulatedGpus}, {"faults", v}});
+  if (!parsed) {
+    common::Error error = std::move(parsed).error();
+    std::string field = error.field.rfind("faults", 0) == 0 ? name + error.field.substr(6) : name;
+    std::string message = error.message.rfind(error.field, 0) == 0 && !error.field.empty()
+                              ? field + error.message.substr(error.field.size())
+                              : field + ": " + error.message;
+    return common::invalidArgument("invalid_fault", "fault member " + message, field);
+  }
+  f.host.gpuFaults = std::move(parsed->faults);
+  return common::success();
+}
+
+Json gpuFaultJson(const agent::SimFault& fault) {
+  Json out = {{"gpu", fault.gpu}, {"kind", fault.kind}};
+  if (fault.factor != 1) out["factor"] = fault.factor;
+  if (fault.corrected != 0) out["corrected"] = fault.corrected;
+  if (fault.uncorrected != 0) out["uncorrected"] = fault.uncorrected;
+  if (fault.code != 0) out["code"] = fault.code;
+  if (!fault.test.empty()) out["test"] = fault.test;
+  return out;
+}
+
 const std::map<std::string, Setter, std::less<>>& setters() {
   static const std::map<std::string, Setter, std::less<>> table = {
       {"latency_ms", nonNegative(&LatencyModel::medianMs)},
@@ -91,6 +123,7 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"chassis_serial", setChassisSerial},
       {"ignore_boot_override", flag(&BehaviourFaults::ignoreBootOverride)},
       {"certificate_rotated", flag(&BehaviourFaults::certificateRotated)},
+      {"gpu_faults", setGpuFaults},
   };
   return table;
 }
@@ -130,6 +163,8 @@ nlohmann::json faultsToJson(const Faults& faults) {
       {"ignore_boot_override", b.ignoreBootOverride},
       {"certificate_rotated", b.certificateRotated},
   };
+  out["gpu_faults"] = Json::array();
+  for (const auto& fault : faults.host.gpuFaults) out["gpu_faults"].push_back(gpuFaultJson(fault));
   if (b.maxSessions) out["max_sessions"] = *b.maxSessions;
   if (b.chassisSerial) out["chassis_serial"] = *b.chassisSerial;
   return out;

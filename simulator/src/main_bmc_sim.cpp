@@ -1,6 +1,6 @@
 // bmc-sim: serves a simulated BMC fleet (or one recorded dump) until SIGTERM/SIGINT.
 //   bmc-sim --fleet FILE [--control-port N] [--state-file PATH] [--time-scale X]
-//           [--latency-ms X] [--seed N] [--http] [--profiles DIR]
+//           [--latency-ms X] [--seed N] [--http] [--profiles DIR] [--boot-service URL]
 //   bmc-sim --static DIR [--address A] [--port P] [--http] [--control-port N] [--state-file PATH]
 #include <csignal>
 #include <cstdio>
@@ -30,11 +30,13 @@ struct Args {
   std::optional<double> timeScale;
   std::optional<double> latencyMs;
   std::optional<std::uint64_t> seed;
+  std::optional<std::string> bootService;
 };
 
 constexpr const char* kUsage =
     "usage: bmc-sim --fleet FILE [--control-port N] [--state-file PATH] [--time-scale X]\n"
     "               [--latency-ms X] [--seed N] [--http] [--profiles DIR]\n"
+    "               [--boot-service URL]\n"
     "       bmc-sim --static DIR [--address A] [--port P] [--http] [--control-port N]\n"
     "               [--state-file PATH]\n";
 
@@ -81,6 +83,8 @@ std::optional<Args> parseArgs(int argc, char** argv) {
       args.stateFile = value;
     else if (flag == "--profiles")
       args.profilesDir = value;
+    else if (flag == "--boot-service")
+      args.bootService = value;
     else if (flag == "--port" && numeric && number >= 0 && number <= 65535)
       args.port = int(number);
     else if (flag == "--control-port" && numeric && number >= 0 && number <= 65535) {
@@ -111,6 +115,13 @@ common::Result<sim::FleetSpec> buildSpec(const Args& args) {
   if (args.timeScale) spec.timeScale = *args.timeScale;
   if (args.seed) spec.seed = *args.seed;
   if (args.latencyMs) sim::overrideLatency(spec, *args.latencyMs);
+  if (args.bootService) {
+    // Validated as the fleet file's boot.service_url is.
+    nlohmann::json boot = {{"ca_file", spec.boot.caFile},
+                           {"max_script_retries", spec.boot.maxScriptRetries}};
+    boot["service_url"] = *args.bootService;
+    PROV_ASSIGN(spec.boot, sim::parseBootSettings(boot));
+  }
   return spec;
 }
 

@@ -42,6 +42,10 @@ struct SimConfig {
   double time_scale = 0;       // each test really waits duration * time_scale seconds
   std::vector<NicFacts> nics;  // one derived from host_serial when the config names none
   std::vector<SimFault> faults;
+  // What discover() reports for GPU i when given (the simulator passes what its BMC reports);
+  // GPUs past the end get "<host_serial>-GPU<i>" and a UUID derived from the serial.
+  std::vector<std::string> gpu_serials;
+  std::vector<std::string> gpu_uuids;
 };
 
 // InvalidArgument "invalid_sim_config" naming the field ("faults[1].gpu").

@@ -116,8 +116,10 @@ Result<std::vector<GpuFacts>> SimulatedGpuBackend::discover() {
     if (fault(i, "missing") != nullptr) continue;
     GpuFacts gpu;
     gpu.index = i;
-    gpu.serial = config_.host_serial + "-GPU" + std::to_string(i);
-    gpu.uuid = uuidFor(gpu.serial);
+    const auto at = static_cast<std::size_t>(i);
+    gpu.serial = at < config_.gpu_serials.size() ? config_.gpu_serials[at]
+                                                 : config_.host_serial + "-GPU" + std::to_string(i);
+    gpu.uuid = at < config_.gpu_uuids.size() ? config_.gpu_uuids[at] : uuidFor(gpu.serial);
     gpu.model = config_.model;
     gpu.memory_mib = nominal_.memory_mib;
     gpu.pcie = PcieLink{fault(i, "pcie_x8") != nullptr ? 8 : 16, 16, gen, gen};

@@ -91,6 +91,24 @@ Result<void> readScalars(const ObjectReader& reader, SimConfig& config) {
   return common::success();
 }
 
+// An optional array of at most `gpus` non-empty strings ("gpu_serials", "gpu_uuids").
+Result<void> readStrings(const ObjectReader& reader, std::string_view key, int gpus,
+                         std::vector<std::string>& out) {
+  PROV_ASSIGN(const nlohmann::json* values,
+              reader.readArray(key, static_cast<std::size_t>(gpus), Need::kOptional));
+  for (std::size_t i = 0; values != nullptr && i < values->size(); ++i) {
+    const nlohmann::json& value = (*values)[i];
+    if (!value.is_string() || value.get_ref<const std::string&>().empty() ||
+        value.get_ref<const std::string&>().size() > json_fields::kMaxStringLength) {
+      return common::invalidArgument(kInvalidConfig,
+                                     reader.pathOf(key, i) + " must be a non-empty string",
+                                     reader.pathOf(key, i));
+    }
+    out.push_back(value.get<std::string>());
+  }
+  return common::success();
+}
+
 }  // namespace
 
 Result<SimConfig> parseSimConfig(const nlohmann::json& object) {
@@ -110,6 +128,8 @@ Result<SimConfig> parseSimConfig(const nlohmann::json& object) {
     PROV_ASSIGN(auto fault, parseFault((*faults)[i], reader.pathOf("faults", i), config.gpus));
     config.faults.push_back(std::move(fault));
   }
+  PROV_TRY(readStrings(reader, "gpu_serials", config.gpus, config.gpu_serials));
+  PROV_TRY(readStrings(reader, "gpu_uuids", config.gpus, config.gpu_uuids));
   return config;
 }
 

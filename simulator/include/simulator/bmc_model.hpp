@@ -32,6 +32,7 @@ struct BmcIdentity {
   std::string bmcMac;
   std::vector<std::string> gpuSerials;
   std::vector<std::string> gpuUuids;
+  std::string gpuModel;  // the first GPU's Model, as the BMC reports it ("H100 80GB HBM3")
   std::vector<std::string> hostMacs;
 };
 

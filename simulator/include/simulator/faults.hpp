@@ -4,7 +4,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "agent/sim_backend.hpp"
 #include "common/result.hpp"
 
 #include <nlohmann/json_fwd.hpp>
@@ -35,10 +37,16 @@ struct BehaviourFaults {
   bool certificateRotated = false;           // presents a new self-signed certificate
 };
 
+// Faults of the host's hardware, seen by the agent a network boot starts (not by the BMC).
+struct HostFaults {
+  std::vector<agent::SimFault> gpuFaults;  // the simulated GPU backend's faults, by GPU index
+};
+
 struct Faults {
   LatencyModel latency;
   TransportFaults transport;
   BehaviourFaults behaviour;
+  HostFaults host;
 };
 
 // JSON form used by fleet files and the control API, e.g.
@@ -46,9 +54,12 @@ struct Faults {
 //  "timeout_rate": 0, "reset_rate": 0, "malformed_rate": 0, "hung_tasks": true,
 //  "max_sessions": 2, "sessions_exhausted": false, "vanish_during_firmware_update": false,
 //  "pcie_down_trained": true, "chassis_serial": "WRONG123", "ignore_boot_override": false,
-//  "certificate_rotated": false}
-// Members absent from `patch` keep their value in `base`. An unknown member or a value of the
-// wrong type or range is an invalid_argument error naming the member.
+//  "certificate_rotated": false,
+//  "gpu_faults": [{"gpu": 3, "kind": "low_hbm_bandwidth", "factor": 0.8}]}
+// gpu_faults takes agent::SimFault's JSON form (validated by the agent's parser, GPU index below
+// 64) and replaces the whole list; null or [] clears it. Members absent from `patch` keep their
+// value in `base`. An unknown member or a value of the wrong type or range is an invalid_argument
+// error naming the member.
 common::Result<Faults> applyFaultsJson(Faults base, const nlohmann::json& patch);
 nlohmann::json faultsToJson(const Faults& faults);
 

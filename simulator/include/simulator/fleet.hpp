@@ -17,6 +17,7 @@
 #include "simulator/bmc_model.hpp"
 #include "simulator/engine.hpp"
 #include "simulator/faults.hpp"
+#include "simulator/host_boot.hpp"
 #include "simulator/sim_clock.hpp"
 
 namespace sim {
@@ -37,16 +38,20 @@ struct FleetSpec {
   std::uint16_t port = 8443;  // 0 picks a free one, shared by every BMC
   BmcCredentials credentials{"root", "0penBmc"};
   Faults faults;  // fleet-wide
+  BootSettings boot;
   std::vector<RackSpec> racks;
   // Static mode (instead of racks): one BMC serving this recorded dump as recorded.
   std::string staticDumpDir;
   std::string staticAddress = "127.0.0.1";
 };
 
-// The fleet file / control API form (see docs/simulator.md); errors name the bad field, e.g.
-// "racks[1].nodes" or "racks[0].node_faults.3.reset_rate".
+// The fleet file / control API form (see docs/simulator.md), including
+// "boot": {"service_url": ..., "ca_file": ..., "max_script_retries": N}; errors name the bad field,
+// e.g. "racks[1].nodes" or "racks[0].node_faults.3.reset_rate".
 common::Result<FleetSpec> parseFleetSpec(const nlohmann::json& json);
 common::Result<FleetSpec> loadFleetSpecFile(const std::string& path);
+// The "boot" member alone (bmc-sim --boot-service); errors name "boot.<member>".
+common::Result<BootSettings> parseBootSettings(const nlohmann::json& json);
 // Sets the median latency everywhere in the spec (fleet, racks, nodes): bmc-sim --latency-ms.
 void overrideLatency(FleetSpec& spec, double medianMs);
 
@@ -61,6 +66,8 @@ class FleetNode : public BmcHandler {
   virtual BmcIdentity identity() const = 0;
   virtual void setBehaviourFaults(const BehaviourFaults& faults) = 0;
   virtual nlohmann::json snapshot() const = 0;
+  // Told whenever the host boots (BmcModel::setBootObserver); nodes without a host ignore it.
+  virtual void setBootObserver(std::function<void(const BootEvent&)> observer) { (void)observer; }
 };
 
 struct FleetNodePlan {
@@ -111,7 +118,9 @@ class Fleet {
   // Merge patches in the JSON form of faults.hpp: one BMC, or every BMC.
   common::Result<Faults> patchFaults(const std::string& id, const nlohmann::json& patch);
   common::Result<void> patchAllFaults(const nlohmann::json& patch);
+  // The BMC's state, plus "host": hostStatusJson(hostStatus(id)).
   common::Result<nlohmann::json> snapshot(const std::string& id) const;
+  common::Result<HostStatus> hostStatus(const std::string& id) const;
   EngineStats stats() const;
   SimClock& clock();
   const SimClock& clock() const;
@@ -119,6 +128,8 @@ class Fleet {
   const FleetSpec& spec() const;
   std::uint16_t port() const;         // the BMCs' shared port
   std::uint16_t controlPort() const;  // 0 without a control API
+  // Stops the hosts' boots (joining their threads: agents still running are told the host is
+  // gone), then the engine. Idempotent.
   void stop();
 
  private:

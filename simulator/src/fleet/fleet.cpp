@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/host_booter.hpp"
 #include "simulator/control_api.hpp"
 
 namespace sim {
@@ -35,6 +36,8 @@ common::Error unknownBmc(const std::string& id) {
 struct Fleet::Impl {
   FleetSpec spec;
   std::unique_ptr<SimClock> clock;
+  // Declared before the nodes and the engine: their boot observers point at it.
+  std::unique_ptr<host::HostBooter> booter;
   std::vector<Node> nodes;
   std::unordered_map<std::string, std::size_t> indexById;
   std::unique_ptr<Engine> engine;
@@ -50,6 +53,8 @@ struct Fleet::Impl {
         served.port, served.fingerprint, spec.credentials, node.node->identity()};
   }
   common::Result<void> createNodes(const NodeFactory& factory);
+  void startHosts();
+  common::Result<host::Machine> machine(const std::string& id) const;
   common::Result<void> addNode(const NodeFactory& factory, FleetNodePlan plan, Faults faults);
 };
 
@@ -89,6 +94,27 @@ common::Result<void> Fleet::Impl::createNodes(const NodeFactory& factory) {
   return common::success();
 }
 
+common::Result<host::Machine> Fleet::Impl::machine(const std::string& id) const {
+  auto found = indexById.find(id);
+  if (found == indexById.end()) return unknownBmc(id);
+  const Node& node = nodes[found->second];
+  host::Machine machine;
+  machine.identity = node.node->identity();
+  machine.seed = spec.seed ^ found->second;
+  std::lock_guard lock(mutex);
+  machine.gpuFaults = node.faults.host.gpuFaults;
+  return machine;
+}
+
+void Fleet::Impl::startHosts() {
+  booter = std::make_unique<host::HostBooter>(
+      spec.boot, *clock, [this](const std::string& id) { return machine(id); });
+  for (Node& node : nodes) {
+    node.node->setBootObserver(
+        [booter = booter.get()](const BootEvent& event) { booter->onBoot(event); });
+  }
+}
+
 Fleet::Fleet(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Fleet::~Fleet() {
@@ -104,6 +130,7 @@ common::Result<std::unique_ptr<Fleet>> Fleet::start(FleetSpec spec, FleetOptions
   impl->spec = std::move(spec);
   impl->clock = std::make_unique<SimClock>(impl->spec.timeScale);
   PROV_TRY(impl->createNodes(factory));
+  impl->startHosts();
 
   std::vector<std::string> addresses{impl->spec.staticAddress};
   if (impl->spec.staticDumpDir.empty()) {
@@ -132,6 +159,7 @@ common::Result<std::unique_ptr<Fleet>> Fleet::start(FleetSpec spec, FleetOptions
 }
 
 void Fleet::stop() {
+  if (impl_->booter) impl_->booter->stop();  // no new boots from here on; threads joined
   if (impl_->engine) impl_->engine->stop();
 }
 
@@ -191,7 +219,14 @@ common::Result<void> Fleet::patchAllFaults(const nlohmann::json& patch) {
 common::Result<nlohmann::json> Fleet::snapshot(const std::string& id) const {
   const Node* node = impl_->find(id);
   if (node == nullptr) return unknownBmc(id);
-  return node->node->snapshot();
+  nlohmann::json snapshot = node->node->snapshot();
+  if (snapshot.is_object()) snapshot["host"] = hostStatusJson(impl_->booter->status(id));
+  return snapshot;
+}
+
+common::Result<HostStatus> Fleet::hostStatus(const std::string& id) const {
+  if (impl_->find(id) == nullptr) return unknownBmc(id);
+  return impl_->booter->status(id);
 }
 
 EngineStats Fleet::stats() const {

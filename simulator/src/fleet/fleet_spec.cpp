@@ -143,13 +143,43 @@ common::Result<void> parseScalars(const Json& json, FleetSpec& spec) {
   return common::success();
 }
 
+bool isHttpUrl(const std::string& url) {
+  return (url.rfind("http://", 0) == 0 && url.size() > 7) ||
+         (url.rfind("https://", 0) == 0 && url.size() > 8);
+}
+
+common::Result<void> parseBoot(const Json& json, BootSettings& boot) {
+  if (!json.is_object()) return bad("boot", "an object");
+  PROV_TRY(checkMembers(json, "boot", {"service_url", "ca_file", "max_script_retries"}));
+  if (auto it = json.find("service_url"); it != json.end()) {
+    if (!it->is_string() ||
+        (!it->get<std::string>().empty() && !isHttpUrl(it->get<std::string>()))) {
+      return bad("boot.service_url", "an http:// or https:// URL (or empty: no network boot)");
+    }
+    boot.serviceUrl = it->get<std::string>();
+    while (!boot.serviceUrl.empty() && boot.serviceUrl.back() == '/') boot.serviceUrl.pop_back();
+  }
+  if (auto it = json.find("ca_file"); it != json.end()) {
+    if (!it->is_string()) return bad("boot.ca_file", "a path (string)");
+    boot.caFile = it->get<std::string>();
+  }
+  if (auto it = json.find("max_script_retries"); it != json.end()) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 ||
+        it->get<std::int64_t>() > 100000) {
+      return bad("boot.max_script_retries", "an integer from 0 to 100000");
+    }
+    boot.maxScriptRetries = static_cast<int>(it->get<std::int64_t>());
+  }
+  return common::success();
+}
+
 }  // namespace
 
 common::Result<FleetSpec> parseFleetSpec(const nlohmann::json& json) {
   if (!json.is_object()) return bad("fleet", "a JSON object");
-  PROV_TRY(checkMembers(
-      json, "",
-      {"seed", "time_scale", "tls", "address_base", "port", "credentials", "faults", "racks"}));
+  PROV_TRY(checkMembers(json, "",
+                        {"seed", "time_scale", "tls", "address_base", "port", "credentials",
+                         "faults", "boot", "racks"}));
   FleetSpec spec;
   PROV_TRY(parseScalars(json, spec));
   if (auto it = json.find("credentials"); it != json.end()) {
@@ -158,6 +188,7 @@ common::Result<FleetSpec> parseFleetSpec(const nlohmann::json& json) {
   if (auto it = json.find("faults"); it != json.end()) {
     PROV_ASSIGN(spec.faults, applyFaultsAt({}, *it, "faults"));
   }
+  if (auto it = json.find("boot"); it != json.end()) PROV_TRY(parseBoot(*it, spec.boot));
   auto racks = json.find("racks");
   if (racks == json.end() || !racks->is_array() || racks->empty()) {
     return bad("racks", "a non-empty array");
@@ -172,6 +203,12 @@ common::Result<FleetSpec> parseFleetSpec(const nlohmann::json& json) {
     spec.racks.push_back(std::move(rack));
   }
   return spec;
+}
+
+common::Result<BootSettings> parseBootSettings(const nlohmann::json& json) {
+  BootSettings boot;
+  PROV_TRY(parseBoot(json, boot));
+  return boot;
 }
 
 common::Result<FleetSpec> loadFleetSpecFile(const std::string& path) {

@@ -19,6 +19,9 @@ class ModelNode : public FleetNode {
   BmcIdentity identity() const override { return model_->identity(); }
   void setBehaviourFaults(const BehaviourFaults& faults) override { model_->setFaults(faults); }
   nlohmann::json snapshot() const override { return model_->snapshot(); }
+  void setBootObserver(std::function<void(const BootEvent&)> observer) override {
+    model_->setBootObserver(std::move(observer));
+  }
 
  private:
   std::shared_ptr<BmcModel> model_;

@@ -168,6 +168,7 @@ BmcIdentity BmcModel::identity() const {
     id.gpuSerials.push_back(renderedString(s, gpu, "SerialNumber"));
     auto uuid = renderedString(s, gpu, "UUID");
     if (!uuid.empty()) id.gpuUuids.push_back(uuid);
+    if (id.gpuModel.empty()) id.gpuModel = renderedString(s, gpu, "Model");
   }
   for (const auto& nic : b.hostEthernetInterfaces) {
     auto mac = renderedString(s, nic, "MACAddress");

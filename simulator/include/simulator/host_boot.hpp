@@ -1,0 +1,32 @@
+// The simulated hosts behind the BMCs: a reset with a one-time network boot (PXE or UEFI HTTP)
+// makes the host fetch its iPXE script from the boot service, fetch and check the kernel and
+// initrd, and run the real provisioner agent in-process on the simulated GPU backend.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace sim {
+
+struct BootSettings {
+  std::string serviceUrl;     // e.g. http://127.0.0.1:8080; empty: network boots fetch nothing
+  std::string caFile;         // PEM bundle for an https service (scripts, artifacts, the agent)
+  int maxScriptRetries = 20;  // wait-and-retry scripts (or failed fetches) before giving up
+};
+
+// What the host did on its latest boot (observability for tests and the demo).
+struct HostStatus {
+  int boots = 0;
+  std::string lastBoot;               // "", "network" or "disk"
+  std::string agent = "not_started";  // "running", "exited:<code>"
+  std::string error;                  // why the latest network boot failed, if it did
+  int scriptFetches = 0;              // iPXE scripts fetched, over all boots
+  std::vector<std::string> log;       // the latest lines (boot steps, the agent's output)
+};
+
+// {"boots", "last_boot", "agent", "error", "script_fetches", "log"}.
+nlohmann::json hostStatusJson(const HostStatus& status);
+
+}  // namespace sim

@@ -1,0 +1,152 @@
+#include "host/agent_host.hpp"
+
+#include <ostream>
+#include <streambuf>
+
+#include "agent/agent_main.hpp"
+#include "agent/nominal.hpp"
+#include "agent/service_client.hpp"
+#include "agent/sim_backend.hpp"
+#include "common/mac_address.hpp"
+
+namespace sim::host {
+namespace {
+
+constexpr const char* kFallbackModel = "NVIDIA H100 80GB HBM3";
+constexpr std::size_t kMaxLineLength = 1024;
+
+// NVML names parts "NVIDIA H100 80GB HBM3" where Redfish often says "H100 80GB HBM3".
+std::string agentModel(const std::string& bmcModel) {
+  if (bmcModel.empty()) return kFallbackModel;
+  std::string model = bmcModel.rfind("NVIDIA", 0) == 0 ? bmcModel : "NVIDIA " + bmcModel;
+  return agent::nominalFor(model) ? model : kFallbackModel;
+}
+
+// The agent's log stream: whole lines go to the host's log.
+class LineBuffer : public std::streambuf {
+ public:
+  explicit LineBuffer(const std::function<void(std::string)>& sink) : sink_(sink) {}
+  ~LineBuffer() override {
+    if (!line_.empty()) sink_(std::move(line_));
+  }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    put(traits_type::to_char_type(c));
+    return c;
+  }
+  std::streamsize xsputn(const char* text, std::streamsize count) override {
+    for (std::streamsize i = 0; i < count; ++i) put(text[i]);
+    return count;
+  }
+
+ private:
+  void put(char c) {
+    if (c == '\n') {
+      sink_(std::move(line_));
+      line_.clear();
+    } else if (line_.size() < kMaxLineLength) {
+      line_ += c;
+    }
+  }
+  const std::function<void(std::string)>& sink_;
+  std::string line_;
+};
+
+// The simulated GPUs, gated on the host still being up: after a reset the old agent freezes
+// (a host that rebooted sends nothing), and when the fleet stops its calls fail.
+class HostGpus : public agent::GpuBackend {
+ public:
+  HostGpus(std::unique_ptr<agent::SimulatedGpuBackend> gpus, BootRun& run)
+      : gpus_(std::move(gpus)), run_(run) {}
+  std::string name() const override { return gpus_->name(); }
+  std::string driverVersion() const override { return gpus_->driverVersion(); }
+  common::Result<std::vector<agent::GpuFacts>> discover() override {
+    PROV_TRY(up());
+    return gpus_->discover();
+  }
+  common::Result<double> computeTflops(int index, double seconds) override {
+    PROV_TRY(up());
+    return gpus_->computeTflops(index, seconds);
+  }
+  common::Result<double> hbmBandwidthGbps(int index, double seconds) override {
+    PROV_TRY(up());
+    return gpus_->hbmBandwidthGbps(index, seconds);
+  }
+  common::Result<double> pcieBandwidthGbps(int index, bool toDevice, double seconds) override {
+    PROV_TRY(up());
+    return gpus_->pcieBandwidthGbps(index, toDevice, seconds);
+  }
+  common::Result<double> peerBandwidthGbps(int from, int to, double seconds) override {
+    PROV_TRY(up());
+    return gpus_->peerBandwidthGbps(from, to, seconds);
+  }
+  common::Result<agent::HealthSample> sampleHealth(int index) override {
+    PROV_TRY(up());
+    return gpus_->sampleHealth(index);
+  }
+
+ private:
+  common::Result<void> up() {
+    if (run_.holdIfGone()) return common::success();
+    return common::unavailable("host_powered_off", "the simulated host was powered off");
+  }
+  std::unique_ptr<agent::SimulatedGpuBackend> gpus_;
+  BootRun& run_;
+};
+
+agent::ServiceClientOptions clientOptions(const AgentLaunch& launch, BootRun& run,
+                                          const std::function<void(std::string)>& logLine) {
+  agent::ServiceClientOptions options;
+  options.base_url = launch.params.url;
+  options.node_id = launch.params.node;
+  options.ca_file = launch.caFile;
+  options.jitter_seed = launch.machine.seed | 1;  // 0 would mean "random"
+  options.sleeper = [&run](std::chrono::milliseconds wait) {
+    if (run.sleepFor(wait)) return;
+    run.holdIfGone();
+  };
+  options.on_retry = [&logLine](const std::string& what) { logLine("retrying: " + what); };
+  return options;
+}
+
+}  // namespace
+
+agent::SimConfig simConfigFor(const Machine& machine, double timeScale) {
+  const BmcIdentity& identity = machine.identity;
+  agent::SimConfig config;
+  config.model = agentModel(identity.gpuModel);
+  if (!identity.gpuSerials.empty()) config.gpus = static_cast<int>(identity.gpuSerials.size());
+  config.gpu_serials = identity.gpuSerials;
+  config.gpu_uuids = identity.gpuUuids;
+  config.seed = machine.seed;
+  if (!identity.systemSerial.empty()) config.host_serial = identity.systemSerial;
+  config.time_scale = timeScale > 0 ? 1.0 / timeScale : 0;
+  for (std::size_t i = 0; i < identity.hostMacs.size(); ++i) {
+    auto mac = common::normalizeMac(identity.hostMacs[i]);
+    if (mac) config.nics.push_back(agent::NicFacts{"eth" + std::to_string(i), *mac});
+  }
+  for (const agent::SimFault& fault : machine.gpuFaults) {
+    if (fault.gpu < config.gpus) config.faults.push_back(fault);
+  }
+  return config;
+}
+
+common::Result<int> runHostAgent(const AgentLaunch& launch, BootRun& run,
+                                 const std::function<void(std::string)>& logLine) {
+  PROV_ASSIGN(agent::AgentArgs args, agent::applyKernelParams({}, launch.params));
+  agent::SimConfig config = simConfigFor(launch.machine, launch.timeScale);
+  agent::HostFacts facts{config.host_serial, config.nics};
+  PROV_ASSIGN(auto gpus, agent::SimulatedGpuBackend::create(std::move(config)));
+  HostGpus backend(std::move(gpus), run);
+  PROV_ASSIGN(agent::ServiceClient client,
+              agent::ServiceClient::create(clientOptions(launch, run, logLine)));
+  LineBuffer buffer(logLine);
+  std::ostream log(&buffer);
+  logLine("provisioner-agent " + std::string(agent::kAgentVersion) + " starting against " +
+          args.service_url + " as node " + args.node_id);
+  return agent::runAgent(agent::AgentOptions{args.token, std::move(facts)}, backend, client, log);
+}
+
+}  // namespace sim::host

@@ -1,0 +1,141 @@
+#include "host/boot_sequence.hpp"
+
+#include <optional>
+
+#include "host/agent_host.hpp"
+#include "host/http_fetch.hpp"
+#include "host/ipxe_script.hpp"
+
+namespace sim::host {
+namespace {
+
+constexpr std::size_t kMaxScriptBytes = 64 * 1024;
+constexpr double kFetchRetrySeconds = 10;  // simulated: iPXE's own pause before asking again
+constexpr std::string_view kMacSetting = "${net0/mac}";
+
+std::string firstScriptUrl(const BootJob& job, const std::string& mac) {
+  if (job.event.target == "UefiHttp" && !job.event.httpBootUri.empty()) {
+    return job.event.httpBootUri;
+  }
+  return job.settings.serviceUrl + "/boot/ipxe?mac=" + mac;
+}
+
+// iPXE fills in the booting NIC's MAC where a retry URL asks for it.
+std::string expandMac(std::string url, const std::string& mac) {
+  for (auto at = url.find(kMacSetting); at != std::string::npos; at = url.find(kMacSetting)) {
+    url.replace(at, kMacSetting.size(), mac);
+  }
+  return url;
+}
+
+class NetworkBoot {
+ public:
+  explicit NetworkBoot(const BootJob& job) : job_(job), run_(*job.run) {}
+
+  void run() {
+    auto machine = job_.lookup(job_.event.bmcId);
+    if (!machine) return fail("the machine is unknown: " + machine.error().message);
+    if (machine->identity.hostMacs.empty()) return fail("the host has no NIC to boot from");
+    const std::string mac = machine->identity.hostMacs.front();
+    auto script = fetchBootScript(firstScriptUrl(job_, mac), mac);
+    if (!script) return;
+    if (script->kind == ScriptKind::kLocalDisk) {
+      job_.host->update(run_, [](HostStatus& s) { s.lastBoot = "disk"; });
+      return log("the script says: boot the local disk");
+    }
+    if (!fetchArtifact("kernel", script->kernelUrl, script->kernelSha256) ||
+        !fetchArtifact("initrd", script->initrdUrl, script->initrdSha256)) {
+      return;
+    }
+    startAgent(*machine, *script);
+  }
+
+ private:
+  // The script to act on: wait-and-retry scripts (and failed fetches) are followed, in simulated
+  // time, up to the configured limit. Nothing when the boot ended or gave up.
+  std::optional<IpxeScript> fetchBootScript(std::string url, const std::string& mac) {
+    for (int attempt = 0;; ++attempt) {
+      if (!run_.current()) return std::nullopt;
+      double wait = kFetchRetrySeconds;
+      auto script = fetchScript(url);
+      if (script && script->kind != ScriptKind::kRetry) return std::move(*script);
+      if (script) {
+        wait = script->sleepSeconds;
+        if (!script->chainUrl.empty()) url = expandMac(script->chainUrl, mac);
+        log("the script says: wait " + std::to_string(script->sleepSeconds) + " s and ask again");
+      }
+      if (attempt >= job_.settings.maxScriptRetries) {
+        fail("no boot script after " + std::to_string(attempt + 1) + " attempt(s)" +
+             (script ? std::string() : ": " + lastError_));
+        return std::nullopt;
+      }
+      if (!run_.sleepFor(job_.clock->realDuration(wait))) return std::nullopt;
+    }
+  }
+
+  common::Result<IpxeScript> fetchScript(const std::string& url) {
+    job_.host->update(run_, [](HostStatus& s) { ++s.scriptFetches; });
+    log("GET " + url);
+    auto fetched = httpGet(url, options(kMaxScriptBytes));
+    if (!fetched) return noted(std::move(fetched).error());
+    auto script = parseIpxeScript(fetched->body);
+    if (!script) return noted(std::move(script).error());
+    return script;
+  }
+
+  bool fetchArtifact(const std::string& what, const std::string& url, const std::string& sha256) {
+    log("GET " + url + " (" + what + ")");
+    auto fetched = httpGet(url, options(0));
+    if (!fetched) {
+      fail(what + ": " + fetched.error().message);
+      return false;
+    }
+    if (!sha256.empty() && fetched->sha256 != sha256) {
+      fail(what + " checksum mismatch: expected " + sha256 + ", got " + fetched->sha256 +
+           ": refusing to boot");
+      return false;
+    }
+    log(what + ": " + std::to_string(fetched->size) + " bytes, sha256 " + fetched->sha256);
+    return true;
+  }
+
+  void startAgent(const Machine& machine, const IpxeScript& script) {
+    AgentLaunch launch{machine, agent::parseKernelCmdline(script.kernelArgs), job_.settings.caFile,
+                       job_.clock->scale()};
+    if (!run_.current()) return;
+    job_.host->update(run_, [](HostStatus& s) { s.agent = "running"; });
+    auto code = runHostAgent(launch, run_, [this](std::string line) { log(std::move(line)); });
+    if (!code) {
+      job_.host->update(run_, [](HostStatus& s) { s.agent = "not_started"; });
+      return fail("the agent cannot start: " + code.error().message);
+    }
+    const int exit = *code;
+    job_.host->update(run_, [exit](HostStatus& s) { s.agent = "exited:" + std::to_string(exit); });
+  }
+
+  FetchOptions options(std::size_t keepBody) const {
+    return FetchOptions{job_.settings.caFile, keepBody, [this] { return run_.current(); }};
+  }
+  common::Error noted(common::Error error) {
+    lastError_ = error.message;
+    log(error.message);
+    return error;
+  }
+  void log(std::string line) { job_.host->log(run_, std::move(line)); }
+  void fail(const std::string& why) {
+    log("boot failed: " + why);
+    job_.host->update(run_, [&why](HostStatus& s) { s.error = why; });
+  }
+
+  const BootJob& job_;
+  BootRun& run_;
+  std::string lastError_;
+};
+
+}  // namespace
+
+void runNetworkBoot(const BootJob& job) {
+  NetworkBoot(job).run();
+}
+
+}  // namespace sim::host
