@@ -13,9 +13,11 @@ namespace {
 
 const std::string kToken = "tok-nodes";
 
-std::string node(int id, const std::string& state, const std::string& rack) {
-  return R"({"id":)" + std::to_string(id) + R"(,"state":")" + state +
-         R"(","hardware_model":"DGX H100","chassis_serial":"SN)" + std::to_string(id) +
+std::string node(int id, const std::string& state, const std::string& rack,
+                 const std::string& reason = "") {
+  const std::string reason_json = reason.empty() ? "null" : "\"" + reason + "\"";
+  return R"({"id":)" + std::to_string(id) + R"(,"state":")" + state + R"(","state_reason":)" +
+         reason_json + R"(,"hardware_model":"DGX H100","chassis_serial":"SN)" + std::to_string(id) +
          R"(","bmc_address":"10.0.0.)" + std::to_string(id) + R"(","bmc_mac":"5c:ff:35:00:00:0)" +
          std::to_string(id) + R"(","rack_id":1,)" + R"("site":"fra1","rack":")" + rack +
          R"(","u_position":)" + std::to_string(id * 4) +
@@ -32,7 +34,9 @@ CannedResponse pagedNodes(const RecordedRequest& req) {
   std::string cursor = req.param("cursor");
   if (cursor.empty()) return {200, page(node(1, "ready", "R01"), "c2")};
   if (cursor == "c2")
-    return {200, page(node(2, "ready", "R01") + "," + node(3, "ready", "R01"), "c3")};
+    return {200, page(node(2, "ready", "R01") + "," +
+                          node(3, "quarantined", "R01", "serial SN3 not on order"),
+                      "c3")};
   if (cursor == "c3") return {200, page(node(4, "ready", "R01"), "")};
   return {400, R"({"code":"invalid_cursor","detail":"bad cursor","status":400})",
           "application/problem+json"};
@@ -50,8 +54,8 @@ TEST_CASE("nodes list sends the filters as query parameters", "[integration][cli
   CHECK(run.err.empty());
   CHECK(run.code == 0);
   CHECK(run.out ==
-        "ID  STATE  MODEL     SERIAL  BMC ADDRESS  SITE  RACK  U  GPUS\n"
-        "1   ready  DGX H100  SN1     10.0.0.1     fra1  R01   4  8\n");
+        "ID  STATE  MODEL     SERIAL  BMC ADDRESS  SITE  RACK  U  GPUS  REASON\n"
+        "1   ready  DGX H100  SN1     10.0.0.1     fra1  R01   4  8     -\n");
   auto requests = server.requests();
   REQUIRE(requests.size() == 1);
   CHECK(requests[0].method == "GET");
@@ -82,11 +86,12 @@ TEST_CASE("nodes list --all follows next_cursor across pages", "[integration][cl
   CHECK(run.err.empty());
   CHECK(run.code == 0);
   CHECK(run.out ==
-        "ID  STATE  MODEL     SERIAL  BMC ADDRESS  SITE  RACK  U   GPUS\n"
-        "1   ready  DGX H100  SN1     10.0.0.1     fra1  R01   4   8\n"
-        "2   ready  DGX H100  SN2     10.0.0.2     fra1  R01   8   8\n"
-        "3   ready  DGX H100  SN3     10.0.0.3     fra1  R01   12  8\n"
-        "4   ready  DGX H100  SN4     10.0.0.4     fra1  R01   16  8\n");
+        "ID  STATE        MODEL     SERIAL  BMC ADDRESS  SITE  RACK  U   GPUS  REASON\n"
+        "1   ready        DGX H100  SN1     10.0.0.1     fra1  R01   4   8     -\n"
+        "2   ready        DGX H100  SN2     10.0.0.2     fra1  R01   8   8     -\n"
+        "3   quarantined  DGX H100  SN3     10.0.0.3     fra1  R01   12  8     serial SN3 not on "
+        "order\n"
+        "4   ready        DGX H100  SN4     10.0.0.4     fra1  R01   16  8     -\n");
   auto requests = server.requests();
   REQUIRE(requests.size() == 3);
   CHECK(requests[0].target == "/api/v1/nodes?rack=R01&limit=2");
@@ -101,10 +106,10 @@ TEST_CASE("nodes list --all --json merges the pages into one document", "[integr
   auto run = runCtlAt(server.url(), kToken, {"nodes", "list", "--all", "--json"});
   CHECK(run.code == 0);
   auto doc = nlohmann::json::parse(run.out);
-  auto expected =
-      nlohmann::json::parse(page(node(1, "ready", "R01") + "," + node(2, "ready", "R01") + "," +
-                                     node(3, "ready", "R01") + "," + node(4, "ready", "R01"),
-                                 ""));
+  auto expected = nlohmann::json::parse(page(
+      node(1, "ready", "R01") + "," + node(2, "ready", "R01") + "," +
+          node(3, "quarantined", "R01", "serial SN3 not on order") + "," + node(4, "ready", "R01"),
+      ""));
   CHECK(doc == expected);
 }
 
@@ -135,6 +140,7 @@ TEST_CASE("nodes show: details, components and timeline", "[integration][cli]") 
   CHECK(run.out ==
         "ID:              7\n"
         "State:           burn_in\n"
+        "Reason:          -\n"
         "Model:           DGX H100\n"
         "Chassis serial:  SN7\n"
         "BMC address:     10.0.0.7\n"

@@ -114,17 +114,24 @@ common::Result<std::pair<std::string, int>> parseListen(const std::string& liste
   return std::make_pair(listen.substr(0, colon), port);
 }
 
-// Blocks SIGTERM/SIGINT/SIGHUP in every thread; one watcher thread turns TERM and INT into a
+// SIGTERM/SIGINT/SIGHUP are blocked in every thread (threads inherit the mask when created, so
+// serve() blocks them before it starts any); one watcher thread turns TERM and INT into a
 // graceful stop and HUP into a reload.
+sigset_t blockServiceSignals() {
+  sigset_t set{};
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGHUP);
+  sigaddset(&set, SIGUSR1);  // our own wake-up when the server ends by itself
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  return set;
+}
+
 class SignalWatcher {
  public:
-  SignalWatcher(std::function<void()> on_stop, std::function<void()> on_reload) {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGTERM);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGHUP);
-    sigaddset(&set_, SIGUSR1);  // our own wake-up when the server ends by itself
-    pthread_sigmask(SIG_BLOCK, &set_, nullptr);
+  SignalWatcher(std::function<void()> on_stop, std::function<void()> on_reload)
+      : set_(blockServiceSignals()) {
     thread_ = std::thread([this, stop = std::move(on_stop), reload = std::move(on_reload)] {
       for (;;) {
         int sig = 0;
@@ -200,6 +207,7 @@ api::BootSettings bootSettings(const ServiceOptions& o, const std::string& host,
 }
 
 int serve(const ServiceOptions& o) {
+  blockServiceSignals();
   auto listen = parseListen(o.listen);
   if (!listen) return report(listen.error());
   auto box = loadSecretBox(o);
@@ -221,17 +229,10 @@ int serve(const ServiceOptions& o) {
   http::ApiServer server(server_options, api::makeAuthenticator(rt->db, token_cache),
                          api::makeAuditSink(rt->db), metrics);
   auto secrets = std::make_shared<const common::SecretBox>(*box);
-  api::ApiContext context{rt->db,
-                          secrets,
-                          rt->migrations,
-                          metrics,
-                          PROVISIONER_DEFAULT_OPENAPI_FILE,
-                          token_cache,
-                          *store,
-                          key_ring,
-                          {},
-                          nullptr,
-                          nullptr};
+  api::ApiContext context{
+      rt->db,      secrets, rt->migrations, metrics, PROVISIONER_DEFAULT_OPENAPI_FILE,
+      token_cache, *store,  key_ring,       {},      nullptr,
+      nullptr};
   auto port = server.bind();
   if (!port) return report(port.error());
   // The boot URLs need the bound port (an ephemeral one in tests), so routes come after bind().
@@ -246,10 +247,10 @@ int serve(const ServiceOptions& o) {
   }
   api::registerRoutes(server, context);
   spdlog::info("serving on http://{}:{}", listen->first, *port);
-  if (workflows) workflows->start();
   {
     SignalWatcher watcher([&server] { server.stop(); },
                           [&o, &key_ring] { reloadTrustedKeys(o, *key_ring); });
+    if (workflows) workflows->start();
     server.run();
   }
   if (workflows) workflows->stop();
