@@ -117,6 +117,12 @@ std::map<std::string, Setter> flagSetters() {
       {"--max-active-per-rack", cap(&ServiceOptions::max_active_per_rack, "--max-active-per-rack")},
       {"--max-active-per-site", cap(&ServiceOptions::max_active_per_site, "--max-active-per-site")},
       {"--factory-credentials-file", text(&ServiceOptions::factory_credentials_file)},
+      {"--bmc-port",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--bmc-port", v, 1, 65535));
+         o.bmc_port = static_cast<int>(n);
+         return common::success();
+       })},
       {"--boot-target", oneOf(&ServiceOptions::boot_target, "--boot-target", {"pxe", "uefi_http"})},
       {"--handoff-url", text(&ServiceOptions::handoff_url)},
       {"--handoff-format", oneOf(&ServiceOptions::handoff_format, "--handoff-format",
@@ -231,6 +237,8 @@ workflows (docs/workflows.md):
   --factory-credentials-file FILE
                               "user:password" for BMCs no purchase order names
   --bmc-tls-insecure          do not pin BMC certificates (lab use only)
+  --bmc-port N                Redfish (https) port of BMCs reported by DHCP leases or rack
+                              manifests (default 443; a sweep records the port it found)
   --boot-target pxe|uefi_http how the imaging step boots nodes (default pxe)
   --handoff-url URL           POST each ready node to the scheduler here
   --handoff-format F          generic, slurm or kubernetes (default generic)

@@ -49,6 +49,7 @@ common::Result<workflows::LifecycleSettings> lifecycleSettings(const ServiceOpti
   s.max_active_per_site = o.max_active_per_site;
   PROV_ASSIGN(s.default_factory_credentials, factoryCredentials(o));
   s.bmc_tls_insecure = o.bmc_tls_insecure;
+  s.bmc_port = o.bmc_port;
   s.boot_target = o.boot_target;
   s.handoff_url = o.handoff_url;
   s.handoff_format = o.handoff_format;

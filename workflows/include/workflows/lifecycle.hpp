@@ -52,6 +52,7 @@ struct LifecycleSettings {
   std::optional<FactoryCredentials> default_factory_credentials;
   std::string bmc_username = "provisioner";  // the account the claim step rotates, when present
   bool bmc_tls_insecure = false;  // BMC certificates: pinned on first use unless this is set
+  int bmc_port = 443;  // https port of BMCs known by address only (leases, manifests)
   std::string boot_target = "pxe";  // "pxe" or "uefi_http"
   // Scheduler hand-off: POST of the ready node to this URL ("" skips it). Formats: "generic",
   // "slurm" (scontrol-style resume request), "kubernetes" (a Node object).

@@ -63,9 +63,11 @@ std::optional<inventory::Id> runNode(const StepContext& ctx) {
   return std::nullopt;
 }
 
-std::string bmcBaseUrl(const StepContext& ctx) {
+std::string bmcBaseUrl(const Env& env, const StepContext& ctx) {
   if (auto url = text(ctx.data(), "base_url"); !url.empty()) return url;
-  return "https://" + text(ctx.data(), "bmc_address");
+  const std::string port =
+      env.settings.bmc_port == 443 ? "" : ":" + std::to_string(env.settings.bmc_port);
+  return "https://" + text(ctx.data(), "bmc_address") + port;
 }
 
 common::Result<BmcLogin> currentLogin(const Env& env, const StepContext& ctx) {
@@ -84,7 +86,7 @@ common::Result<BmcLogin> currentLogin(const Env& env, const StepContext& ctx) {
   }
   return common::fail(common::notFound(
       "no_bmc_credentials",
-      "no purchase-order unit or default gives credentials for the BMC at " + bmcBaseUrl(ctx)));
+      "no purchase-order unit or default gives credentials for the BMC at " + bmcBaseUrl(env, ctx)));
 }
 
 common::Result<std::shared_ptr<redfish::BmcClient>> bmcClientWith(const Env& env,
@@ -92,7 +94,7 @@ common::Result<std::shared_ptr<redfish::BmcClient>> bmcClientWith(const Env& env
                                                                   const BmcLogin& login) {
   if (!env.deps.transport) return common::fail(common::internalError("no Redfish transport"));
   redfish::BmcEndpoint endpoint;
-  endpoint.baseUrl = bmcBaseUrl(ctx);
+  endpoint.baseUrl = bmcBaseUrl(env, ctx);
   endpoint.username = login.username;
   endpoint.password = login.password;
   if (env.settings.bmc_tls_insecure) {

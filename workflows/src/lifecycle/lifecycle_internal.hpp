@@ -25,8 +25,8 @@ struct BmcLogin {
 };
 common::Result<BmcLogin> currentLogin(const Env& env, const StepContext& ctx);
 
-// "base_url" of the run, else "https://<bmc_address>".
-std::string bmcBaseUrl(const StepContext& ctx);
+// "base_url" of the run, else "https://<bmc_address>[:<bmc_port>]".
+std::string bmcBaseUrl(const Env& env, const StepContext& ctx);
 
 // The transport's client for this run's BMC, with `login` as its credentials for the next login.
 common::Result<std::shared_ptr<redfish::BmcClient>> bmcClientWith(const Env& env,

@@ -35,6 +35,7 @@ struct ServiceOptions {
   int max_active_per_site = 0;
   std::string factory_credentials_file;   // "user:password" for BMCs no purchase order names
   bool bmc_tls_insecure = false;
+  int bmc_port = 443;                     // Redfish port of BMCs known by address only
   std::string boot_target = "pxe";        // or uefi_http
   std::string handoff_url;
   std::string handoff_format = "generic";  // slurm, kubernetes
