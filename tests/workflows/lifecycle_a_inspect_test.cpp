@@ -232,7 +232,7 @@ TEST_CASE("Quarantine stores the reason and names the failing part", "[lifecycle
   auto n = inventory::getNode(*f.db, node);
   REQUIRE(n.ok());
   CHECK(n->state == "quarantined");
-  CHECK(n->state_reason == "pcie_link_degraded");
+  CHECK(n->state_reason == "pcie_link_degraded: GPU 1654922006251 links at x8 of x16");
   CHECK(f.scalar("SELECT state_detail->>'component_serial' FROM nodes WHERE id = " +
                  std::to_string(node)) == "1654922006251");
   bool named = false;

@@ -147,6 +147,13 @@ StepOutcome matchStep(const Env& env, StepContext& ctx) {
   spec.hardware_model = seen->identity.model;
   spec.bmc_address = text(data, "bmc_address");
   spec.bmc_mac = seen->mac;
+  // Placed where it stands even when quarantined, so people find it in the rack.
+  Placement place = placementFor(env, ctx, unit);
+  auto rack = findRack(env, place.rack_name);
+  if (rack) {
+    spec.rack_id = rack->id;
+    spec.u_position = place.u;
+  }
   if (!unit) {
     spec.state = "quarantined";
     return attachAndFail(env, ctx, *seen, spec, "unexpected_hardware",
@@ -163,15 +170,9 @@ StepOutcome matchStep(const Env& env, StepContext& ctx) {
         {{"expected_serial", unit->asset.chassis_serial}, {"po", unit->po_number}});
   }
 
-  Placement place = placementFor(env, ctx, unit);
-  auto rack = findRack(env, place.rack_name);
   if (!place.rack_name.empty() && !rack) {
     ctx.event("rack_unknown", "rack " + place.rack_name + " is not in the inventory: node unracked",
               {{"rack", place.rack_name}});
-  }
-  if (rack) {
-    spec.rack_id = rack->id;
-    spec.u_position = place.u;
   }
   auto node = findOrCreateNode(env, spec);
   if (!node) return nodeFailure(node.error());

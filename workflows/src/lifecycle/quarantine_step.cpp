@@ -37,7 +37,9 @@ StepOutcome quarantineStep(const Env& env, StepContext& ctx) {
           : nlohmann::json::object();
 
   if (auto node = runNode(ctx)) {
-    auto set = inventory::setNodeState(*env.deps.db, *node, "quarantined", "workflow", reason,
+    // What people read in `nodes list`: the code, then the sentence naming part and measurement.
+    const std::string shown = message.empty() ? reason : reason + ": " + message;
+    auto set = inventory::setNodeState(*env.deps.db, *node, "quarantined", "workflow", shown,
                                        detail.dump());
     if (!set) return outcomeFor(set.error(), "quarantining the node");
     nlohmann::json event_detail = detail;
