@@ -37,7 +37,9 @@ class Tx {
     progress_.statement = query.name;
     if (connection_.prepared.insert(query.name).second) {
       connection_.conn->prepare(query.name, query.sql);
+      ++connection_.round_trips;
     }
+    ++connection_.round_trips;
     return tx_.exec_prepared(query.name, std::forward<Args>(args)...);
   }
 
@@ -88,6 +90,7 @@ auto withTransaction(Database& db, const char* operation, F&& f) {
   using R = std::invoke_result_t<F&, Tx&>;
   return runPooled<R>(db, operation, [&f](PooledConnection& c, Progress& progress) -> R {
     pqxx::work work(*c.conn);
+    c.round_trips += 2;  // BEGIN, and COMMIT or ROLLBACK
     Tx tx(work, c, progress);
     R result = f(tx);
     if (result) {

@@ -101,6 +101,8 @@ void PgDatabase::release(std::unique_ptr<PooledConnection> connection, bool brok
   {
     std::lock_guard lock(mutex_);
     --in_use_;
+    round_trips_total_ += connection->round_trips;
+    connection->round_trips = 0;
     if (broken || !connection->conn->is_open()) {
       --open_;
       closing = std::move(connection);
@@ -135,6 +137,7 @@ PoolStats PgDatabase::stats() const {
   s.in_use = in_use_;
   s.waiting = waiting_;
   s.acquired_total = acquired_total_;
+  s.round_trips_total = round_trips_total_;
   s.errors_total = errors_total_.load(std::memory_order_relaxed);
   return s;
 }

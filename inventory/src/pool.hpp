@@ -20,6 +20,7 @@ namespace inventory::detail {
 struct PooledConnection {
   std::unique_ptr<pqxx::connection> conn;
   std::unordered_set<std::string_view> prepared;
+  std::uint64_t round_trips = 0;  // since the last return to the pool, which adds them up
 };
 
 class PgDatabase;
@@ -74,6 +75,7 @@ class PgDatabase final : public Database {
   std::size_t in_use_ = 0;
   std::size_t waiting_ = 0;
   std::uint64_t acquired_total_ = 0;
+  std::uint64_t round_trips_total_ = 0;
   std::atomic<std::uint64_t> errors_total_{0};
 };
 

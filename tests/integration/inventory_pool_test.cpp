@@ -88,3 +88,20 @@ TEST_CASE("the pool lends connections to many threads and counts them",
   CHECK(stats.acquired_total >= 121);  // the connect probe plus one per call
   CHECK(inventory_test::count(inv.url, "sites") == 120);
 }
+
+TEST_CASE("the pool counts the round trips each call makes", "[integration][inventory][pool]") {
+  auto inv = inventory_test::freshInventory(1);
+  auto& db = *inv.db;
+  REQUIRE_OK(db.ping());  // the ping statement is now prepared on the only connection
+  const auto before = db.stats().round_trips_total;
+  REQUIRE_OK(db.ping());
+  CHECK(db.stats().round_trips_total == before + 1);  // a read: the statement alone
+
+  REQUIRE_OK(createSite(db, "first", ""));
+  const auto after_first = db.stats().round_trips_total;
+  REQUIRE_OK(createSite(db, "second", ""));
+  const auto second = db.stats().round_trips_total - after_first;
+  // A write: BEGIN, its statements, COMMIT; the first call also prepared its statements.
+  CHECK(second >= 3);
+  CHECK(after_first - (before + 1) > second);
+}

@@ -17,6 +17,8 @@ struct PoolStats {
   std::size_t waiting = 0;  // callers waiting for a connection now
   std::uint64_t acquired_total = 0;
   std::uint64_t errors_total = 0;  // statements that failed with a database error
+  // Requests sent to the server and waited for: statements, PREPAREs, BEGIN and COMMIT.
+  std::uint64_t round_trips_total = 0;
 };
 
 class Database {

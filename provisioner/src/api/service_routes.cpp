@@ -59,6 +59,9 @@ void addPoolCollector(const ContextPtr& ctx) {
           static_cast<double>(s.acquired_total));
     gauge("provisioner_db_errors_total", "Statements that failed with a database error.",
           static_cast<double>(s.errors_total));
+    gauge("provisioner_db_round_trips_total",
+          "Requests sent to PostgreSQL and waited for (statements, PREPARE, BEGIN, COMMIT).",
+          static_cast<double>(s.round_trips_total));
   });
 }
 
