@@ -77,7 +77,8 @@ PLAN
 # rack_start_sim FLEET_JSON CONTROL_PORT: bmc-sim in the background; sets SIM_PID, writes
 # $WORK/bmcs.json (every BMC's address, identity) once it listens.
 rack_start_sim() {
-  "$SIM" --fleet "$1" --control-port "$2" --state-file "$WORK/bmcs.json" 2>"$WORK/bmc-sim.log" &
+  "$SIM" --fleet "$1" --control-port "$2" --state-file "$WORK/bmcs.json" \
+    >/dev/null 2>"$WORK/bmc-sim.log" &
   SIM_PID=$!
   if ! rack_wait "bmc-sim" 1200 grep -q "bmc-sim ready" "$WORK/bmc-sim.log"; then
     tail "$WORK/bmc-sim.log" >&2
