@@ -127,7 +127,10 @@ Transport::Transport(ServiceClientOptions options, Endpoint endpoint)
   client_->set_connection_timeout(connect / 1000000, connect % 1000000);
   client_->set_read_timeout(read / 1000000, read % 1000000);
   client_->set_write_timeout(read / 1000000, read % 1000000);
-  client_->set_keep_alive(true);
+  // A connection per request: an agent talks seldom (register, one report per test, the
+  // result), and an idle kept-alive connection would hold one of the service's HTTP workers
+  // for thousands of agents at once.
+  client_->set_keep_alive(false);
   if (!options_.ca_file.empty()) client_->set_ca_cert_path(options_.ca_file.c_str());
 }
 
