@@ -119,7 +119,8 @@ rack_power_on_bulk() {
       .[] | {action: "add", mac: .identity.bmc_mac, ip: .address, hostname: ("bmc-" + .id)}
       | "url = \($url | tojson)\nheader = \("Authorization: Bearer " + $token | tojson)\n" +
         "header = \"Content-Type: application/json\"\ndata = \(tojson | tojson)\n" +
-        "fail\noutput = \"/dev/null\"\nnext"' "$WORK/bmcs.json" >"$WORK/leases.curl"
+        "fail\nsilent\nshow-error\noutput = \"/dev/null\""' "$WORK/bmcs.json" |
+      sed '1!s/^url = /next\nurl = /' >"$WORK/leases.curl"
   )
   curl --parallel --parallel-max 32 -sS -K "$WORK/leases.curl"
 }
