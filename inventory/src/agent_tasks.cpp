@@ -41,7 +41,7 @@ common::Result<AgentTask> createAgentTask(Database& db, const AgentTaskSpec& spe
     if (tx.exec(detail::kNodeExists, spec.node_id).empty()) {
       return detail::nodeNotFound(spec.node_id);
     }
-    PROV_TRY(detail::requireJson(tx, spec_json, "spec"));
+    PROV_TRY(detail::requireJson(spec_json, "spec"));
     Id task_id = detail::id(tx.exec(detail::kInsertTask, spec.node_id, spec.kind, spec_json,
                                     spec.batch, spec.expected_gpus, actor)[0][0]);
     detail::insertEvent(tx, spec.node_id, actor, "task_created",
@@ -91,7 +91,7 @@ common::Result<AgentTask> recordRegistration(Database& db, Id task_id,
       db, "record_registration", [&](Tx& tx) -> common::Result<AgentTask> {
         PROV_ASSIGN(auto task, detail::lockTask(tx, task_id));
         if (!task.open()) return detail::taskNotOpen(task);
-        PROV_TRY(detail::requireJson(tx, facts_json, "facts"));
+        PROV_TRY(detail::requireJson(facts_json, "facts"));
         tx.exec(detail::kSetTaskFacts, task_id, facts_json);
         // The agent proved who it is with a node-scoped token, so a MAC it reports that boots
         // another node (a NIC moved between chassis) is flagged for people, not a reason to
@@ -129,7 +129,7 @@ common::Result<void> recordProgress(Database& db, Id task_id, const std::string&
   return detail::withTransaction(db, "record_progress", [&](Tx& tx) -> common::Result<void> {
     PROV_ASSIGN(auto task, detail::lockTask(tx, task_id));
     if (!task.open()) return detail::taskNotOpen(task);
-    PROV_TRY(detail::requireJson(tx, progress_json, "progress"));
+    PROV_TRY(detail::requireJson(progress_json, "progress"));
     tx.exec(detail::kSetTaskProgress, task_id, progress_json);
     return common::success();
   });

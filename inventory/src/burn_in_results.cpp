@@ -128,7 +128,7 @@ common::Result<AgentTask> finishAgentTask(Database& db, Id task_id, const std::s
   return detail::withTransaction(db, "finish_agent_task", [&](Tx& tx) -> common::Result<AgentTask> {
     PROV_ASSIGN(auto task, detail::lockTask(tx, task_id));
     if (task.state != "running") return detail::taskNotOpen(task);
-    PROV_TRY(detail::requireJson(tx, verdict_json, "verdict"));
+    PROV_TRY(detail::requireJson(verdict_json, "verdict"));
     insertResults(tx, task, results);
     tx.exec(detail::kFinishTask, task_id, state, verdict_json);
     tx.exec(detail::kRevokeUnusedTaskBootTokens, task_id);

@@ -18,7 +18,7 @@ bool isImageVersion(std::string_view s);
 bool isSha256Hex(std::string_view s);
 
 // InvalidArgument "invalid_json" naming `field` when `json` does not parse.
-common::Result<void> requireJson(Tx& tx, const std::string& json, const std::string& field);
+common::Result<void> requireJson(const std::string& json, const std::string& field);
 
 // Unauthenticated with a precise code (the agent-token failures).
 common::Error unauthenticatedAs(std::string code, std::string message);

@@ -61,9 +61,9 @@ common::Result<HardwareProfile> upsertHardwareProfile(Database& db, const Hardwa
   const std::string firmware = orDefault(profile.min_firmware_json, "[]");
   return detail::withTransaction(
       db, "upsert_hardware_profile", [&](Tx& tx) -> common::Result<HardwareProfile> {
-        PROV_TRY(detail::requireJson(tx, plan, "burn_in_plan"));
-        PROV_TRY(detail::requireJson(tx, bios, "bios_settings"));
-        PROV_TRY(detail::requireJson(tx, firmware, "min_firmware"));
+        PROV_TRY(detail::requireJson(plan, "burn_in_plan"));
+        PROV_TRY(detail::requireJson(bios, "bios_settings"));
+        PROV_TRY(detail::requireJson(firmware, "min_firmware"));
         return profileFromRow(tx.exec(detail::kUpsertProfile, profile.name, profile.model,
                                       profile.channel, plan, profile.expected_gpus, actor, bios,
                                       firmware, profile.gpu_model)[0]);

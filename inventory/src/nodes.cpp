@@ -131,7 +131,7 @@ common::Result<Node> setNodeState(Database& db, Id node_id, const std::string& s
   return detail::withTransaction(db, "set_node_state", [&](Tx& tx) -> common::Result<Node> {
     auto locked = tx.exec(detail::kLockNode, node_id);
     if (locked.empty()) return detail::nodeNotFound(node_id);
-    PROV_TRY(detail::requireJson(tx, detail, "state_detail"));
+    PROV_TRY(detail::requireJson(detail, "state_detail"));
     std::string from = locked[0][0].c_str();
     // The reason is stored even when the state stays (a quarantine's cause may be refined).
     tx.exec(detail::kUpdateNodeState, node_id, state, reason, detail);
