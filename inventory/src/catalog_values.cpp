@@ -48,8 +48,7 @@ bool isSha256Hex(std::string_view s) {
 // Checked here rather than by a round trip to json_text_valid(): the same verdict for what
 // reaches us (jsonb also refuses \u0000, which nlohmann accepts).
 common::Result<void> requireJson(const std::string& json, const std::string& field) {
-  if (json.empty() || json.find("\\u0000") != std::string::npos ||
-      !nlohmann::json::accept(json)) {
+  if (json.empty() || json.find("\\u0000") != std::string::npos || !nlohmann::json::accept(json)) {
     return common::invalidArgument("invalid_json", field + " is not valid JSON", field);
   }
   return common::success();

@@ -168,6 +168,23 @@ TEST_CASE("A vanished BMC is retried and every step has a bounded budget", "[lif
   }
 }
 
+TEST_CASE("Inspect rides out a storm of 503 answers from the BMC", "[lifecycle][retry]") {
+  LifecycleFixture f;
+  auto ctx = f.context(1);
+  auto node = claimed(f, ctx);
+  // One answer in ten is 503 with Retry-After: the crawl still completes in this try.
+  f.patchFaults(1, {{"http_5xx_rate", 0.1}});
+  const auto before = f.fleet->stats().faults.http5xx;
+  auto i = drive(lc::inspectStep, f.env, ctx);
+  REQUIRE_OUTCOME(i, Kind::kNext);
+  CHECK(f.fleet->stats().faults.http5xx - before >= 5);
+  auto detail = inventory::getNodeDetail(*f.db, node);
+  REQUIRE(detail.ok());
+  CHECK(detail->node.state == "inspected");
+  CHECK(std::count_if(detail->components.begin(), detail->components.end(),
+                      [](const auto& c) { return c.kind == "gpu"; }) == 8);
+}
+
 TEST_CASE("Handoff posts the ready node in each scheduler format", "[lifecycle][handoff]") {
   LifecycleFixture f;
   auto ctx = f.context(1);

@@ -7,6 +7,7 @@
 #include "inventory/nodes.hpp"
 #include "inventory/workflow_runs.hpp"
 #include "json_views.hpp"
+#include "provisioner/http/pagination.hpp"
 #include "routes.hpp"
 #include "workflows/engine.hpp"
 #include "workflows/lifecycle.hpp"
@@ -132,9 +133,9 @@ Result<Response> releaseNode(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto reason, reasonField(http::FieldReader(body)));
   PROV_ASSIGN(auto node, inventory::getNode(*ctx.db, id));
   if (node.state != "quarantined") {
-    return common::fail(common::conflict(
-        "node_not_quarantined", "only a quarantined node can be released; node " +
-                                    std::to_string(id) + " is " + node.state));
+    return common::fail(
+        common::conflict("node_not_quarantined", "only a quarantined node can be released; node " +
+                                                     std::to_string(id) + " is " + node.state));
   }
   PROV_ASSIGN(auto released, inventory::setNodeState(*ctx.db, id, "ready", actorOf(req),
                                                      "released by operator: " + reason));
@@ -157,7 +158,11 @@ Result<Response> rerunNode(const ApiContext& ctx, const Request& req) {
   }
   json context = json::parse(last.context_json, nullptr, false);
   if (!context.is_object()) context = json::object();
-  context.erase("failure");
+  // What the last run learnt of the BMC and the node stays; what its steps did (the claim, BIOS
+  // reset, firmware updates, boots counted, the failure) does not, or the new run would skip it.
+  for (const char* progress : {"failure", "claim", "bios", "firmware", "imaging"}) {
+    context.erase(progress);
+  }
   workflows::StartRequest start;
   start.kind = workflows::kNodeLifecycle;
   start.subject = last.subject;
@@ -182,7 +187,8 @@ Result<Response> listRuns(const ApiContext& ctx, const Request& req) {
   for (const auto& r : page.items) items.push_back(runJson(r));
   return http::jsonResponse(
       200, {{"items", items},
-            {"next_after", page.next_after ? json(*page.next_after) : json(nullptr)}});
+            {"next_cursor",
+             page.next_after ? json(http::encodeCursor(*page.next_after)) : json(nullptr)}});
 }
 
 Result<Response> getRun(const ApiContext& ctx, const Request& req) {

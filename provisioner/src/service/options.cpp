@@ -71,19 +71,19 @@ std::map<std::string, Setter> flagSetters() {
   };
   auto oneOf = [](std::string ServiceOptions::*field, const char* flag,
                   std::vector<std::string> allowed) {
-    return Setter([field, flag, allowed](ServiceOptions& o,
-                                         const std::string& v) -> common::Result<void> {
-      for (const auto& a : allowed) {
-        if (a == v) {
-          o.*field = v;
-          return common::success();
-        }
-      }
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      return common::fail(
-          invalidArgument("invalid_flag", std::string(flag) + " must be one of " + list, flag));
-    });
+    return Setter(
+        [field, flag, allowed](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+          for (const auto& a : allowed) {
+            if (a == v) {
+              o.*field = v;
+              return common::success();
+            }
+          }
+          std::string list;
+          for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+          return common::fail(
+              invalidArgument("invalid_flag", std::string(flag) + " must be one of " + list, flag));
+        });
   };
   return {
       {"--listen", text(&ServiceOptions::listen)},
@@ -117,8 +117,7 @@ std::map<std::string, Setter> flagSetters() {
       {"--max-active-per-rack", cap(&ServiceOptions::max_active_per_rack, "--max-active-per-rack")},
       {"--max-active-per-site", cap(&ServiceOptions::max_active_per_site, "--max-active-per-site")},
       {"--factory-credentials-file", text(&ServiceOptions::factory_credentials_file)},
-      {"--bmc-port",
-       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+      {"--bmc-port", Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
          PROV_ASSIGN(auto n, parseNumber("--bmc-port", v, 1, 65535));
          o.bmc_port = static_cast<int>(n);
          return common::success();

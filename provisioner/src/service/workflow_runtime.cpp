@@ -18,9 +18,8 @@ common::Result<std::string> readSecretLine(const std::string& path, const char* 
   std::ifstream in(path);
   std::string line;
   if (!in || !std::getline(in, line)) {
-    return common::fail(
-        common::invalidArgument("unreadable_file", std::string(flag) + ": cannot read " + path,
-                                flag));
+    return common::fail(common::invalidArgument("unreadable_file",
+                                                std::string(flag) + ": cannot read " + path, flag));
   }
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
   return line;
@@ -61,7 +60,9 @@ common::Result<workflows::LifecycleSettings> lifecycleSettings(const ServiceOpti
 
 }  // namespace
 
-WorkflowRuntime::~WorkflowRuntime() { stop(); }
+WorkflowRuntime::~WorkflowRuntime() {
+  stop();
+}
 
 void WorkflowRuntime::start() {
   if (engine) engine->start();
@@ -87,8 +88,7 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   auto clock = workflows::systemClock();
   rt->engine = std::make_shared<workflows::Engine>(db, clock, engine_options);
   rt->engine->registerWorkflow(workflows::nodeLifecycleWorkflow(
-      workflows::LifecycleDeps{db, std::move(secrets), rt->transport, clock},
-      std::move(settings)));
+      workflows::LifecycleDeps{db, std::move(secrets), rt->transport, clock}, std::move(settings)));
   rt->sweeper = std::make_shared<workflows::Sweeper>(db, rt->engine);
   std::weak_ptr<workflows::Engine> weak = rt->engine;
   metrics.addCollector([weak](std::string& out) {

@@ -85,8 +85,8 @@ common::Result<BmcLogin> currentLogin(const Env& env, const StepContext& ctx) {
     return BmcLogin{d.username, d.password, "default", ""};
   }
   return common::fail(common::notFound(
-      "no_bmc_credentials",
-      "no purchase-order unit or default gives credentials for the BMC at " + bmcBaseUrl(env, ctx)));
+      "no_bmc_credentials", "no purchase-order unit or default gives credentials for the BMC at " +
+                                bmcBaseUrl(env, ctx)));
 }
 
 common::Result<std::shared_ptr<redfish::BmcClient>> bmcClientWith(const Env& env,
