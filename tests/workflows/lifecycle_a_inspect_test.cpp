@@ -230,6 +230,27 @@ TEST_CASE("Handoff retries with the HTTP status when the webhook refuses", "[lif
   CHECK(hook.bodies().size() == 1);
 }
 
+TEST_CASE("A hand-off that never got through leaves the node ready", "[lifecycle][quarantine]") {
+  LifecycleFixture f;
+  auto ctx = f.context(1);
+  auto m = drive(lc::matchStep, f.env, ctx);
+  REQUIRE_OUTCOME(m, Kind::kNext);
+  const auto node = *ctx.run().node_id;
+  REQUIRE(inventory::setNodeState(*f.db, node, "ready", "workflow", "").ok());
+  ctx.data()["failure"] = {{"step", "handoff"},
+                           {"reason", "retry_budget_exhausted"},
+                           {"message", "step handoff failed 10 tries; last: handoff_refused"}};
+  auto q = drive(lc::quarantineStep, f.env, ctx);
+  REQUIRE_OUTCOME(q, Kind::kFail);
+  CHECK(q.outcome.reason == "retry_budget_exhausted");
+  auto n = inventory::getNode(*f.db, node);
+  REQUIRE(n.ok());
+  CHECK(n->state == "ready");
+  bool told = false;
+  for (const auto& e : q.events) told = told || e.kind == "handoff_failed";
+  CHECK(told);
+}
+
 TEST_CASE("Quarantine stores the reason and names the failing part", "[lifecycle][quarantine]") {
   LifecycleFixture f;
   auto ctx = f.context(1);

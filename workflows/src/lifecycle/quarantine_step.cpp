@@ -36,6 +36,16 @@ StepOutcome quarantineStep(const Env& env, StepContext& ctx) {
           ? failure["detail"]
           : nlohmann::json::object();
 
+  // A scheduler that would not take the node says nothing about the hardware: the node stays
+  // `ready` and the run ends failed, for `nodes retry ID --step handoff` once the scheduler is
+  // back.
+  if (text(failure, "step") == "handoff") {
+    ctx.event("handoff_failed",
+              "the scheduler was not told: " + reason + (message.empty() ? "" : ": " + message) +
+                  "; the node stays ready",
+              detail);
+    return StepOutcome::fail(reason, message.empty() ? "hand-off failed" : message, detail);
+  }
   if (auto node = runNode(ctx)) {
     // What people read in `nodes list`: the code, then the sentence naming part and measurement.
     const std::string shown = message.empty() ? reason : reason + ": " + message;
