@@ -48,16 +48,10 @@ json bmcs(ServiceFixture& svc) {
   return r.json()["items"];
 }
 
-testing::ServiceFixtureOptions withEngine() {
-  testing::ServiceFixtureOptions o;
-  o.with_engine = true;
-  return o;
-}
-
 }  // namespace
 
 TEST_CASE("the dnsmasq hook reports a lease to the service", "[integration][discovery][hooks]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   TokenFile token(svc.token("operator"));
   CHECK(runHook("dnsmasq-lease-hook", "add 02:00:00:00:aa:01 10.9.0.11 bmc-11", svc.publicUrl(),
                 token, "DNSMASQ_VENDOR_CLASS='OpenBMC \"x\"'") == 0);
@@ -76,7 +70,7 @@ TEST_CASE("the dnsmasq hook reports a lease to the service", "[integration][disc
 }
 
 TEST_CASE("the Kea hook reports selected and released leases", "[integration][discovery][hooks]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   TokenFile token(svc.token("operator"));
   const std::string lease =
       "LEASE4_ADDRESS=10.9.0.12 LEASE4_HWADDR=02:00:00:00:aa:02 "
@@ -95,7 +89,7 @@ TEST_CASE("the Kea hook reports selected and released leases", "[integration][di
 }
 
 TEST_CASE("a hook exits 0 when the service is down or refuses", "[integration][discovery][hooks]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   TokenFile viewer(svc.token("viewer"));
   CHECK(runHook("dnsmasq-lease-hook", "add 02:00:00:00:aa:03 10.9.0.13", svc.publicUrl(), viewer) ==
         0);

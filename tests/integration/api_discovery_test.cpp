@@ -12,15 +12,8 @@
 
 using nlohmann::json;
 using testing::ServiceFixture;
-using testing::ServiceFixtureOptions;
 
 namespace {
-
-ServiceFixtureOptions withEngine() {
-  ServiceFixtureOptions o;
-  o.with_engine = true;
-  return o;
-}
 
 json lease(const std::string& action, const std::string& mac, const std::string& ip) {
   return {{"action", action},
@@ -77,7 +70,7 @@ int nodeEventCount(ServiceFixture& svc, inventory::Id node, const std::string& k
 
 TEST_CASE("a DHCP lease starts one lifecycle run and repeats find the same run",
           "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   auto first = svc.sendJson("POST", "/api/v1/discovery/leases",
                             lease("add", "02-00-00-00-00-AA", "10.0.0.5"), "operator");
   REQUIRE(first.status == 202);
@@ -105,7 +98,7 @@ TEST_CASE("a DHCP lease starts one lifecycle run and repeats find the same run",
 
 TEST_CASE("a DHCP release only records and a later lease finds the same run",
           "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   auto add = svc.sendJson("POST", "/api/v1/discovery/leases",
                           lease("add", "02:00:00:00:00:bb", "10.0.0.7"), "operator")
                  .json();
@@ -124,7 +117,7 @@ TEST_CASE("a DHCP release only records and a later lease finds the same run",
 }
 
 TEST_CASE("a release of an unknown BMC starts nothing", "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   auto del = svc.sendJson("POST", "/api/v1/discovery/leases",
                           lease("del", "02:00:00:00:00:cc", "10.0.0.8"), "operator");
   REQUIRE(del.status == 202);
@@ -134,7 +127,7 @@ TEST_CASE("a release of an unknown BMC starts nothing", "[integration][api][disc
 }
 
 TEST_CASE("lease input errors name the field and write nothing", "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   auto bad_mac = svc.sendJson("POST", "/api/v1/discovery/leases",
                               lease("add", "02:00:00:00:zz", "10.0.0.5"), "operator");
   CHECK(bad_mac.status == 400);
@@ -151,7 +144,7 @@ TEST_CASE("lease input errors name the field and write nothing", "[integration][
 }
 
 TEST_CASE("discovery writes need the discover permission", "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   for (const char* role : {"viewer", "procurement", "asset"}) {
     INFO(role);
     auto r = svc.sendJson("POST", "/api/v1/discovery/leases",
@@ -176,7 +169,7 @@ TEST_CASE("without the engine discovery answers 503 before writing",
 
 TEST_CASE("a rack manifest records every BMC with its place and starts each",
           "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   auto r = svc.sendJson("POST", "/api/v1/discovery/rack-manifests", manifest(3), "operator");
   REQUIRE(r.status == 202);
   auto items = r.json()["items"];
@@ -206,7 +199,7 @@ TEST_CASE("a rack manifest records every BMC with its place and starts each",
 }
 
 TEST_CASE("a manifest with one bad entry is refused whole", "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   auto bad = manifest(5);
   bad["nodes"][3]["bmc_mac"] = "not-a-mac";
   auto r = svc.sendJson("POST", "/api/v1/discovery/rack-manifests", bad, "operator");
@@ -229,7 +222,7 @@ TEST_CASE("a manifest with one bad entry is refused whole", "[integration][api][
 
 TEST_CASE("the Redfish event receiver refuses a bad Context and records nothing",
           "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   auto node = nodeWithEventSecret(svc, "s3cret-value");
   const std::string id = std::to_string(node);
   for (const std::string& context :
@@ -251,7 +244,7 @@ TEST_CASE("the Redfish event receiver refuses a bad Context and records nothing"
 
 TEST_CASE("a Redfish event with the node's secret is recorded and wakes its lifecycle",
           "[integration][api][discovery]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   auto node = nodeWithEventSecret(svc, "s3cret-value");
   workflows::StartRequest start;
   start.kind = "node_lifecycle";

@@ -11,15 +11,8 @@
 
 using nlohmann::json;
 using testing::ServiceFixture;
-using testing::ServiceFixtureOptions;
 
 namespace {
-
-ServiceFixtureOptions withEngine() {
-  ServiceFixtureOptions o;
-  o.with_engine = true;
-  return o;
-}
 
 // A node whose lifecycle run is open, with a context as a run deep in the lifecycle has it.
 inventory::Id nodeWithRun(ServiceFixture& svc, int n) {
@@ -58,7 +51,7 @@ long long auditCount(ServiceFixture& svc, const std::string& path, const std::st
 
 TEST_CASE("workflow runs page with next_cursor like every listing",
           "[integration][api][workflows]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   for (int n = 1; n <= 3; ++n) nodeWithRun(svc, n);
   auto first = svc.get("/api/v1/workflows/runs?kind=node_lifecycle&limit=2", "viewer");
   REQUIRE(first.status == 200);
@@ -78,7 +71,7 @@ TEST_CASE("workflow runs page with next_cursor like every listing",
 
 TEST_CASE("quarantine cancels the open run and release makes the node ready",
           "[integration][api][workflows]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   const auto node = nodeWithRun(svc, 1);
 
   auto refused = svc.sendJson("POST", nodePath(node, "quarantine"), {{"reason", "x"}}, "viewer");
@@ -108,7 +101,7 @@ TEST_CASE("quarantine cancels the open run and release makes the node ready",
 
 TEST_CASE("rerun refuses an open run and starts the next with a clean slate",
           "[integration][api][workflows]") {
-  ServiceFixture svc(withEngine());
+  ServiceFixture svc(testing::withEngine());
   const auto node = nodeWithRun(svc, 1);
   auto open = svc.sendJson("POST", nodePath(node, "rerun"), json::object(), "operator");
   CHECK(open.status == 409);

@@ -7,19 +7,9 @@
 using nlohmann::json;
 using testing::runCtlAt;
 
-namespace {
-
-testing::ServiceFixtureOptions withEngine() {
-  testing::ServiceFixtureOptions o;
-  o.with_engine = true;
-  return o;
-}
-
-}  // namespace
-
 TEST_CASE("provisionerctl discovery lease and list show the BMC and its run",
           "[integration][cli][discovery]") {
-  testing::ServiceFixture svc(withEngine());
+  testing::ServiceFixture svc(testing::withEngine());
   const auto token = svc.token("operator");
   auto first = runCtlAt(
       svc.publicUrl(), token,
@@ -45,7 +35,7 @@ TEST_CASE("provisionerctl discovery lease and list show the BMC and its run",
 
 TEST_CASE("provisionerctl discovery manifest imports a rack file",
           "[integration][cli][discovery]") {
-  testing::ServiceFixture svc(withEngine());
+  testing::ServiceFixture svc(testing::withEngine());
   testing::TempDir dir;
   const json rack = {{"site", "dc1"},
                      {"rack", "r09"},

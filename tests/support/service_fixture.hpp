@@ -29,6 +29,12 @@ struct ServiceFixtureOptions {
   bool with_engine = false;
 };
 
+inline ServiceFixtureOptions withEngine() {
+  ServiceFixtureOptions o;
+  o.with_engine = true;
+  return o;
+}
+
 struct HttpResult {
   int status = 0;
   std::string body;
