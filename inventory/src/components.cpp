@@ -1,5 +1,7 @@
 // reportComponents: turns a full report of what a node holds into appended history.
 #include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "db.hpp"
@@ -53,7 +55,28 @@ class ReportWriter {
     for (const auto& c : report_.components) observed.push_back(&c);
     std::sort(observed.begin(), observed.end(),
               [](const auto* a, const auto* b) { return a->serial < b->serial; });
-    for (const auto* c : observed) record(*c);
+    nlohmann::json serials = nlohmann::json::array();
+    for (const auto* c : observed) serials.push_back(c->serial);
+    // One locking read for the whole report; parts never seen go in with one statement.
+    auto known = tx_.exec(detail::kSelectComponentsForUpdate, serials.dump());
+    std::map<std::string, pqxx::row> by_serial;
+    for (const auto& row : known) by_serial.emplace(row[6].c_str(), row);
+    nlohmann::json fresh = nlohmann::json::array();
+    for (const auto* c : observed) {
+      auto it = by_serial.find(c->serial);
+      if (it != by_serial.end()) {
+        record(*c, it->second);
+      } else {
+        fresh.push_back({{"serial", c->serial},
+                         {"kind", c->kind},
+                         {"manufacturer", c->manufacturer},
+                         {"model", c->model},
+                         {"part_number", c->part_number},
+                         {"firmware_version", c->firmware_version},
+                         {"slot", c->slot}});
+      }
+    }
+    installNew(fresh);
     for (const auto& row : before) {
       if (reported_.count(detail::id(row[1])) != 0) continue;
       tx_.exec(detail::kClosePlacement, detail::id(row[0]), report_.reason, report_.rma_ticket);
@@ -78,20 +101,15 @@ class ReportWriter {
   const ComponentReportOutcome& outcome() const { return outcome_; }
 
  private:
-  void record(const ObservedComponent& c) {
-    auto rows = tx_.exec(detail::kSelectComponentForUpdate, c.serial);
-    if (rows.empty()) {
-      Id component_id =
-          detail::id(tx_.exec(detail::kInsertComponent, c.serial, c.kind, c.manufacturer, c.model,
-                              c.part_number, c.firmware_version)[0][0]);
-      if (!c.firmware_version.empty()) {
-        tx_.exec(detail::kInsertFirmware, component_id, node_id_, c.firmware_version);
-      }
-      install(component_id, c, std::nullopt, "");
-      reported_.insert(component_id);
-      return;
-    }
-    const auto& row = rows[0];
+  void installNew(const nlohmann::json& fresh) {
+    if (fresh.empty()) return;
+    tx_.exec(detail::kInstallNewComponents, node_id_, fresh.dump(), report_.actor);
+    outcome_.installed += static_cast<int>(fresh.size());
+    changed_ = true;
+  }
+
+  // A part the inventory knows: `row` from kSelectComponentsForUpdate.
+  void record(const ObservedComponent& c, const pqxx::row& row) {
     Id component_id = detail::id(row[0]);
     reported_.insert(component_id);
     std::string firmware = row[1].c_str();
