@@ -28,14 +28,14 @@ inline constexpr const char* kNodeLifecycle = "node_lifecycle";
 // Real-world durations; the simulator runs them faster, so every one is divided by time_scale.
 struct LifecycleTimings {
   double time_scale = 1.0;
-  Duration poll{15000};                     // how often a waiting step looks again
-  Duration power_settle{120000};            // a reset until the host is past POST
-  Duration bios_apply_timeout{900000};      // a reset until pending BIOS settings show applied
-  Duration firmware_timeout{3600000};       // one firmware update task, start to finish
-  Duration agent_timeout{7200000};          // a network boot until the agent's result
-  int agent_attempts = 2;                   // boots before an agent that never answers quarantines
-  Duration slot_recheck{30000};             // a run refused admission looks again (or on a free)
-  Duration scaled(Duration d) const;        // d / time_scale, at least 1 ms
+  Duration poll{15000};                 // how often a waiting step looks again
+  Duration power_settle{120000};        // a reset until the host is past POST
+  Duration bios_apply_timeout{900000};  // a reset until pending BIOS settings show applied
+  Duration firmware_timeout{3600000};   // one firmware update task, start to finish
+  Duration agent_timeout{7200000};      // a network boot until the agent's result
+  int agent_attempts = 2;               // boots before an agent that never answers quarantines
+  Duration slot_recheck{30000};         // a run refused admission looks again (or on a free)
+  Duration scaled(Duration d) const;    // d / time_scale, at least 1 ms
 };
 
 struct FactoryCredentials {
@@ -51,14 +51,14 @@ struct LifecycleSettings {
   // Used when no purchase-order unit names the BMC (e.g. a sweep found it by address).
   std::optional<FactoryCredentials> default_factory_credentials;
   std::string bmc_username = "provisioner";  // the account the claim step rotates, when present
-  bool bmc_tls_insecure = false;  // BMC certificates: pinned on first use unless this is set
-  int bmc_port = 443;  // https port of BMCs known by address only (leases, manifests)
+  bool bmc_tls_insecure = false;    // BMC certificates: pinned on first use unless this is set
+  int bmc_port = 443;               // https port of BMCs known by address only (leases, manifests)
   std::string boot_target = "pxe";  // "pxe" or "uefi_http"
   // Scheduler hand-off: POST of the ready node to this URL ("" skips it). Formats: "generic",
   // "slurm" (scontrol-style resume request), "kubernetes" (a Node object).
   std::string handoff_url;
   std::string handoff_format = "generic";
-  std::string handoff_token;  // sent as a bearer token when set (never logged)
+  std::string handoff_token;     // sent as a bearer token when set (never logged)
   bool subscribe_events = true;  // subscribe each claimed BMC to /api/v1/events/redfish
 };
 

@@ -27,16 +27,16 @@ struct ServiceOptions {
   std::string artifact_mirror_url;
   int boot_token_ttl_s = 3600;
   // workflows (docs/workflows.md)
-  bool workflows = true;                  // --no-workflows: API only, no engine
-  std::size_t workflow_workers = 32;      // steps in flight in this replica
-  std::string replica_name;               // lease owner; default host:pid:random
-  double lifecycle_time_scale = 1.0;      // divides every lifecycle wait (simulated fleets)
-  int max_active_per_rack = 0;            // 0: no cap
+  bool workflows = true;              // --no-workflows: API only, no engine
+  std::size_t workflow_workers = 32;  // steps in flight in this replica
+  std::string replica_name;           // lease owner; default host:pid:random
+  double lifecycle_time_scale = 1.0;  // divides every lifecycle wait (simulated fleets)
+  int max_active_per_rack = 0;        // 0: no cap
   int max_active_per_site = 0;
-  std::string factory_credentials_file;   // "user:password" for BMCs no purchase order names
+  std::string factory_credentials_file;  // "user:password" for BMCs no purchase order names
   bool bmc_tls_insecure = false;
-  int bmc_port = 443;                     // Redfish port of BMCs known by address only
-  std::string boot_target = "pxe";        // or uefi_http
+  int bmc_port = 443;               // Redfish port of BMCs known by address only
+  std::string boot_target = "pxe";  // or uefi_http
   std::string handoff_url;
   std::string handoff_format = "generic";  // slurm, kubernetes
   std::string handoff_token_file;
