@@ -87,11 +87,12 @@ rack_start_sim() {
 }
 
 # rack_import_po PO: the advance ship notice of every simulated BMC (serial, BMC MAC, factory
-# credentials, rack = the simulator's rack upper-cased, U) imported as purchase order PO.
+# credentials, the model the BMC reports, rack = the simulator's rack upper-cased, U) imported as
+# purchase order PO.
 rack_import_po() {
   {
     echo "serial,model,bmc_mac,factory_username,factory_password,rack,u,gpu_count,line_no"
-    jq -r 'group_by(.rack)[] | to_entries[] | [.value.identity.chassis_serial, "DGX H100",
+    jq -r 'group_by(.rack)[] | to_entries[] | [.value.identity.chassis_serial, .value.identity.model,
             .value.identity.bmc_mac, "root", "0penBmc", (.value.rack | ascii_upcase),
             (2 + .key * 2), 8, 1] | @csv' "$WORK/bmcs.json" | tr -d '"'
   } >"$WORK/asn.csv"
