@@ -34,9 +34,15 @@ lifecycle_test::FixtureOptions oneNode() {
   return o;
 }
 
-inventory::Id claimed(LifecycleFixture& f, StepContext& ctx) {
+// The node the match step created for this run.
+inventory::Id matched(LifecycleFixture& f, StepContext& ctx) {
   auto m = drive(lc::matchStep, f.env, ctx);
   REQUIRE_OUTCOME(m, Kind::kNext);
+  return *ctx.run().node_id;
+}
+
+inventory::Id claimed(LifecycleFixture& f, StepContext& ctx) {
+  matched(f, ctx);
   auto c = drive(lc::claimStep, f.env, ctx);
   REQUIRE_OUTCOME(c, Kind::kNext);
   return *ctx.run().node_id;
@@ -220,8 +226,7 @@ TEST_CASE("Handoff posts the ready node in each scheduler format", "[lifecycle][
 TEST_CASE("Handoff retries with the HTTP status when the webhook refuses", "[lifecycle][handoff]") {
   LifecycleFixture f;
   auto ctx = f.context(1);
-  auto m = drive(lc::matchStep, f.env, ctx);
-  REQUIRE_OUTCOME(m, Kind::kNext);
+  matched(f, ctx);
   FakeWebhook hook(503);
   f.env.settings.handoff_url = hook.url();
   auto h = drive(lc::handoffStep, f.env, ctx);
@@ -233,9 +238,7 @@ TEST_CASE("Handoff retries with the HTTP status when the webhook refuses", "[lif
 TEST_CASE("A hand-off that never got through leaves the node ready", "[lifecycle][quarantine]") {
   LifecycleFixture f;
   auto ctx = f.context(1);
-  auto m = drive(lc::matchStep, f.env, ctx);
-  REQUIRE_OUTCOME(m, Kind::kNext);
-  const auto node = *ctx.run().node_id;
+  const auto node = matched(f, ctx);
   REQUIRE(inventory::setNodeState(*f.db, node, "ready", "workflow", "").ok());
   ctx.data()["failure"] = {{"step", "handoff"},
                            {"reason", "retry_budget_exhausted"},
@@ -254,9 +257,7 @@ TEST_CASE("A hand-off that never got through leaves the node ready", "[lifecycle
 TEST_CASE("Quarantine stores the reason and names the failing part", "[lifecycle][quarantine]") {
   LifecycleFixture f;
   auto ctx = f.context(1);
-  auto m = drive(lc::matchStep, f.env, ctx);
-  REQUIRE_OUTCOME(m, Kind::kNext);
-  const auto node = *ctx.run().node_id;
+  const auto node = matched(f, ctx);
   ctx.data()["failure"] = {{"step", "inspect"},
                            {"reason", "pcie_link_degraded"},
                            {"message", "GPU 1654922006251 links at x8 of x16"},
@@ -307,9 +308,7 @@ TEST_CASE("Hardware profiles keep BIOS settings minimum firmware and GPU model",
 TEST_CASE("A BMC password is committed only when a rotation is pending", "[lifecycle][claim]") {
   LifecycleFixture f(oneNode());
   auto ctx = f.context(1);
-  auto m = drive(lc::matchStep, f.env, ctx);
-  REQUIRE_OUTCOME(m, Kind::kNext);
-  const auto node = *ctx.run().node_id;
+  const auto node = matched(f, ctx);
   auto none = inventory::commitPendingBmcPassword(*f.db, node);
   REQUIRE_FALSE(none.ok());
   CHECK(none.error().code == "bmc_credentials_not_found");
