@@ -44,4 +44,10 @@ common::Result<ResetOutcome> resetSystemWith(Client& client, const std::string& 
                                              const std::string& resetType,
                                              const Quirks& quirks = {});
 
+// Chassis.Reset with an explicit ResetType (e.g. ForceOff then On: the AC/aux power cycle that
+// HGX baseboard firmware needs), checked against the chassis action's allowable values.
+common::Result<ResetOutcome> resetChassisWith(Client& client, const std::string& chassisPath,
+                                              const std::string& resetType,
+                                              const Quirks& quirks = {});
+
 }  // namespace redfish

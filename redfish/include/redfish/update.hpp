@@ -16,6 +16,7 @@ struct SimpleUpdateRequest {
   std::string imageUri;
   std::string transferProtocol;      // e.g. "HTTPS"; empty: not sent
   std::vector<std::string> targets;  // FirmwareInventory @odata.ids; empty: not sent
+  bool forceUpdate = false;          // sent as ForceUpdate: true (a downgrade, or the same version)
 };
 
 // Checks TransferProtocol and Targets against the action's allowable values (inline or

@@ -13,14 +13,15 @@ struct ResetAction {
   std::optional<std::vector<std::string>> allowed;
 };
 
-common::Result<ResetAction> readResetAction(Client& client, const std::string& systemPath) {
-  PROV_ASSIGN(auto system, ops::getResource(client, systemPath));
-  const Json* action = at(system.body, {"Actions", "#ComputerSystem.Reset"});
+common::Result<ResetAction> readResetAction(Client& client, const std::string& path,
+                                            const char* actionName = "#ComputerSystem.Reset") {
+  PROV_ASSIGN(auto resource, ops::getResource(client, path));
+  const Json* action = at(resource.body, {"Actions", actionName});
   if (action == nullptr) {
-    return ops::notSupported("system " + systemPath + " has no ComputerSystem.Reset action");
+    return ops::notSupported(path + " has no " + std::string(actionName + 1) + " action");
   }
   auto target = stringAt(*action, "target");
-  if (!target) return malformedResponse(systemPath, "the Reset action has no target");
+  if (!target) return malformedResponse(path, "the Reset action has no target");
   PROV_ASSIGN(auto allowed, ops::allowableValues(client, *action, "ResetType"));
   return ResetAction{*target, std::move(allowed)};
 }
@@ -37,6 +38,17 @@ common::Result<ResetOutcome> postReset(Client& client, const std::string& target
   }
   if (!response.isSuccess()) return httpError("POST", response);
   return ResetOutcome{resetType, false};
+}
+
+common::Result<ResetOutcome> resetWith(Client& client, const std::string& path,
+                                       const char* actionName, const std::string& resetType,
+                                       const Quirks& quirks) {
+  PROV_ASSIGN(auto reset, readResetAction(client, path, actionName));
+  if (reset.allowed &&
+      std::find(reset.allowed->begin(), reset.allowed->end(), resetType) == reset.allowed->end()) {
+    return ops::notAllowed("ResetType", resetType, *reset.allowed);
+  }
+  return postReset(client, reset.target, resetType, quirks);
 }
 
 }  // namespace
@@ -88,12 +100,12 @@ common::Result<ResetOutcome> resetSystem(Client& client, const std::string& syst
 
 common::Result<ResetOutcome> resetSystemWith(Client& client, const std::string& systemPath,
                                              const std::string& resetType, const Quirks& quirks) {
-  PROV_ASSIGN(auto reset, readResetAction(client, systemPath));
-  if (reset.allowed &&
-      std::find(reset.allowed->begin(), reset.allowed->end(), resetType) == reset.allowed->end()) {
-    return ops::notAllowed("ResetType", resetType, *reset.allowed);
-  }
-  return postReset(client, reset.target, resetType, quirks);
+  return resetWith(client, systemPath, "#ComputerSystem.Reset", resetType, quirks);
+}
+
+common::Result<ResetOutcome> resetChassisWith(Client& client, const std::string& chassisPath,
+                                              const std::string& resetType, const Quirks& quirks) {
+  return resetWith(client, chassisPath, "#Chassis.Reset", resetType, quirks);
 }
 
 }  // namespace redfish

@@ -51,6 +51,7 @@ common::Result<TaskRef> simpleUpdate(Client& client, const SimpleUpdateRequest& 
     PROV_TRY(checkAllowed(client, *action, "Targets", update.targets));
     body["Targets"] = update.targets;
   }
+  if (update.forceUpdate) body["ForceUpdate"] = true;
   PROV_ASSIGN(auto response, ops::postJson(client, *target, body));
   return taskFrom(response, "SimpleUpdate");
 }
