@@ -6,6 +6,8 @@ std::string_view toString(ErrorKind kind) {
   switch (kind) {
     case ErrorKind::kInvalidArgument:
       return "invalid_argument";
+    case ErrorKind::kUnprocessable:
+      return "unprocessable";
     case ErrorKind::kNotFound:
       return "not_found";
     case ErrorKind::kConflict:
@@ -33,6 +35,10 @@ std::string_view toString(ErrorKind kind) {
 Error invalidArgument(std::string code, std::string message, std::string field) {
   return Error{
       ErrorKind::kInvalidArgument, std::move(code), std::move(message), std::move(field), {}};
+}
+Error unprocessable(std::string code, std::string message, std::string field) {
+  return Error{
+      ErrorKind::kUnprocessable, std::move(code), std::move(message), std::move(field), {}};
 }
 Error notFound(std::string code, std::string message) {
   return Error{ErrorKind::kNotFound, std::move(code), std::move(message), {}, {}};

@@ -21,6 +21,10 @@ common::Result<void> validateProfile(const HardwareProfile& p) {
     return common::invalidArgument("invalid_channel_name",
                                    "channel must match [a-z0-9][a-z0-9._-]{0,63}", "channel");
   }
+  if (!p.baseline.empty() && !detail::isCatalogName(p.baseline)) {
+    return common::invalidArgument("invalid_baseline_name",
+                                   "baseline must match [a-z0-9][a-z0-9._-]{0,63}", "baseline");
+  }
   if (p.expected_gpus < 0) {
     return common::invalidArgument("invalid_expected_gpus", "expected_gpus must not be negative",
                                    "expected_gpus");
@@ -40,6 +44,7 @@ HardwareProfile profileFromRow(const pqxx::row& row) {
   p.bios_settings_json = row[7].c_str();
   p.min_firmware_json = row[8].c_str();
   p.gpu_model = row[9].c_str();
+  p.baseline = row[10].c_str();
   return p;
 }
 
@@ -66,7 +71,7 @@ common::Result<HardwareProfile> upsertHardwareProfile(Database& db, const Hardwa
         PROV_TRY(detail::requireJson(firmware, "min_firmware"));
         return profileFromRow(tx.exec(detail::kUpsertProfile, profile.name, profile.model,
                                       profile.channel, plan, profile.expected_gpus, actor, bios,
-                                      firmware, profile.gpu_model)[0]);
+                                      firmware, profile.gpu_model, profile.baseline)[0]);
       });
 }
 

@@ -1,8 +1,26 @@
 #include "node_rows.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "queries_nodes.hpp"
 
 namespace inventory::detail {
+
+Labels labelsFromText(const std::string& text) {
+  Labels labels;
+  const auto object = nlohmann::json::parse(text.empty() ? "{}" : text, nullptr, false);
+  if (!object.is_object()) return labels;
+  for (const auto& [key, value] : object.items()) {
+    if (value.is_string()) labels.emplace(key, value.get<std::string>());
+  }
+  return labels;
+}
+
+std::string labelsToText(const Labels& labels) {
+  nlohmann::json object = nlohmann::json::object();
+  for (const auto& [key, value] : labels) object[key] = value;
+  return object.dump();
+}
 
 Node nodeFromRow(const pqxx::row& row) {
   Node n;
@@ -20,6 +38,7 @@ Node nodeFromRow(const pqxx::row& row) {
   n.created_at = row[11].c_str();
   n.updated_at = row[12].c_str();
   n.state_reason = row[13].c_str();
+  n.labels = labelsFromText(text(row[14]));
   return n;
 }
 

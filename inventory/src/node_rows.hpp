@@ -7,6 +7,11 @@
 
 namespace inventory::detail {
 
+using Labels = std::map<std::string, std::string>;
+// The labels column as text (a JSON object of strings); anything else reads as no labels.
+Labels labelsFromText(const std::string& text);
+std::string labelsToText(const Labels& labels);
+
 Node nodeFromRow(const pqxx::row& row);
 Component componentFromRow(const pqxx::row& row);
 NodeEvent eventFromRow(const pqxx::row& row);

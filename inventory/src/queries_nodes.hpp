@@ -7,7 +7,7 @@
 #define INVENTORY_NODE_COLUMNS                                                      \
   "v.id, v.state, v.hardware_model, v.chassis_serial, v.bmc_address,"               \
   " coalesce(v.bmc_mac, ''), v.rack_id, v.site, v.rack, v.u_position, v.gpu_count," \
-  " iso8601(v.created_at), iso8601(v.updated_at), v.state_reason"
+  " iso8601(v.created_at), iso8601(v.updated_at), v.state_reason, v.labels::text"
 // Columns read by componentFromRow(), from components c joined to an open placement p.
 #define INVENTORY_COMPONENT_COLUMNS                                         \
   "c.id, c.kind, p.slot, c.manufacturer, c.model, c.part_number, c.serial," \

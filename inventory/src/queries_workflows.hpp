@@ -102,6 +102,23 @@ constexpr Query kCompleteStep{
     " woken AS (" INVENTORY_WF_WAKE_SLOT_WAITERS(1, 19) " RETURNING 1)"
     " SELECT (SELECT count(*) FROM upd), (SELECT count(*) FROM ev), (SELECT count(*) FROM woken)"};
 
+// The heartbeat: $1 owner, $2 run ids, $3 their epochs (bigint[] of the same length), $4 the
+// new expiry. Returns the (id, epoch) pairs still held.
+constexpr Query kRenewLeases{
+    "renew_workflow_leases",
+    "UPDATE workflow_runs w SET lease_expires_at = " INVENTORY_WF_TS(4)
+    " FROM unnest($2::bigint[], $3::bigint[]) AS h(run_id, epoch)"
+    " WHERE w.id = h.run_id AND w.lease_owner = $1 AND w.lease_epoch = h.epoch"
+    " AND w.state = 'running' RETURNING w.id, w.lease_epoch"};
+
+// A step's intent, before a dangerous action: $1 id, $2 owner, $3 epoch, $4 context, $5 now,
+// $6 the new lease expiry.
+constexpr Query kRecordIntent{
+    "record_workflow_intent",
+    "UPDATE workflow_runs SET context = $4::jsonb, lease_expires_at = " INVENTORY_WF_TS(6)
+    ", updated_at = " INVENTORY_WF_TS(5)
+    " WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3 AND state = 'running'"};
+
 constexpr Query kReleaseLeases{"release_workflow_leases",
                                "UPDATE workflow_runs SET lease_owner = NULL,"
                                " lease_expires_at = NULL WHERE lease_owner = $1"

@@ -1,4 +1,5 @@
-// Claiming due runs under a lease and writing a step's outcome fenced by the lease epoch.
+// Claiming due runs under a lease, renewing it (the heartbeat), recording a step's intent and
+// writing its outcome, each fenced by the lease epoch.
 #include <algorithm>
 
 #include "inventory/workflow_runs.hpp"
@@ -43,15 +44,49 @@ common::Result<bool> completeStep(Database& db, const StepCompletion& c) {
   });
 }
 
+common::Result<std::vector<LeaseHold>> renewLeases(Database& db, const std::string& owner,
+                                                   const std::vector<LeaseHold>& holds,
+                                                   WallTime now, std::chrono::milliseconds lease) {
+  if (holds.empty()) return std::vector<LeaseHold>{};
+  if (owner.empty()) return common::invalidArgument("missing_field", "owner is required", "owner");
+  // Ascending ids: two renewals of one replica never lock rows in opposite orders.
+  std::vector<LeaseHold> sorted = holds;
+  std::sort(sorted.begin(), sorted.end(), [](const LeaseHold& a, const LeaseHold& b) {
+    return a.run_id != b.run_id ? a.run_id < b.run_id : a.epoch < b.epoch;
+  });
+  std::vector<std::int64_t> ids, epochs;
+  for (const LeaseHold& h : sorted) {
+    ids.push_back(h.run_id);
+    epochs.push_back(h.epoch);
+  }
+  return detail::withRead(
+      db, "renew_workflow_leases", [&](Tx& tx) -> common::Result<std::vector<LeaseHold>> {
+        auto rows = tx.exec(detail::kRenewLeases, owner, detail::bigintArray(ids),
+                            detail::bigintArray(epochs), detail::micros(now + lease));
+        std::vector<LeaseHold> held;
+        held.reserve(rows.size());
+        for (const auto& row : rows) {
+          held.push_back({row[0].as<Id>(), row[1].as<std::int64_t>()});
+        }
+        return held;
+      });
+}
+
+common::Result<bool> recordRunIntent(Database& db, const std::string& owner, const LeaseHold& hold,
+                                     const std::string& context_json, WallTime now,
+                                     std::chrono::milliseconds lease) {
+  const std::string context = context_json.empty() ? "{}" : context_json;
+  return detail::withRead(db, "record_workflow_intent", [&](Tx& tx) -> common::Result<bool> {
+    auto result = tx.exec(detail::kRecordIntent, hold.run_id, owner, hold.epoch, context,
+                          detail::micros(now), detail::micros(now + lease));
+    return result.affected_rows() == 1;
+  });
+}
+
 common::Result<void> releaseLeases(Database& db, const std::string& owner,
                                    const std::vector<Id>& runs) {
   if (runs.empty()) return common::success();
-  std::string ids = "{";
-  for (Id id : runs) {
-    if (ids.size() > 1) ids.push_back(',');
-    ids += std::to_string(id);
-  }
-  ids.push_back('}');
+  const std::string ids = detail::bigintArray(runs);
   return detail::withRead(db, "release_workflow_leases", [&](Tx& tx) -> common::Result<void> {
     tx.exec(detail::kReleaseLeases, owner, ids);
     return common::success();

@@ -62,6 +62,16 @@ WallTime fromMicros(std::int64_t us) {
   return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::microseconds(us)));
 }
 
+std::string bigintArray(const std::vector<std::int64_t>& values) {
+  std::string out = "{";
+  for (std::int64_t v : values) {
+    if (out.size() > 1) out.push_back(',');
+    out += std::to_string(v);
+  }
+  out.push_back('}');
+  return out;
+}
+
 WorkflowRun runFromRow(const pqxx::row& row) {
   WorkflowRun r;
   r.id = id(row[0]);

@@ -15,6 +15,9 @@ namespace inventory::detail {
 std::int64_t micros(WallTime t);
 WallTime fromMicros(std::int64_t us);
 
+// A PostgreSQL array literal ("{1,2,3}") for a bigint[] parameter.
+std::string bigintArray(const std::vector<std::int64_t>& values);
+
 WorkflowRun runFromRow(const pqxx::row& row);
 WorkflowEventRecord workflowEventFromRow(const pqxx::row& row);
 

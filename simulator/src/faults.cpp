@@ -53,6 +53,59 @@ Setter flag(bool BehaviourFaults::*field) {
   };
 }
 
+Setter nonNegativeBehaviour(double BehaviourFaults::*field) {
+  return [field](Faults& f, const Json& v, const std::string& name) -> common::Result<void> {
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1e9) {
+      return badMember(name, "a number >= 0");
+    }
+    f.behaviour.*field = v.get<double>();
+    return common::success();
+  };
+}
+
+common::Result<FirmwareSlowdown> slowdownRule(const Json& v, const std::string& name) {
+  if (!v.is_object()) return badMember(name, "an object {match, version, percent}");
+  for (const auto& [key, value] : v.items()) {
+    if (key != "match" && key != "version" && key != "percent") {
+      return common::invalidArgument("invalid_fault",
+                                     "fault member '" + name + "' has no member '" + key + "'",
+                                     name + "." + key);
+    }
+  }
+  FirmwareSlowdown rule;
+  for (const char* key : {"match", "version"}) {
+    auto it = v.find(key);
+    if (it == v.end() || !it->is_string() || it->get<std::string>().empty()) {
+      return badMember(name + "." + key, "a non-empty string");
+    }
+    (std::string_view(key) == "match" ? rule.match : rule.version) = it->get<std::string>();
+  }
+  auto percent = v.find("percent");
+  if (percent == v.end() || !percent->is_number() || percent->get<double>() <= 0 ||
+      percent->get<double>() >= 100) {
+    return badMember(name + ".percent", "a number above 0 and below 100");
+  }
+  rule.percent = percent->get<double>();
+  return rule;
+}
+
+common::Result<void> setFirmwareSlowdown(Faults& f, const Json& v, const std::string& name) {
+  std::vector<FirmwareSlowdown> rules;
+  if (v.is_object()) {
+    PROV_ASSIGN(FirmwareSlowdown rule, slowdownRule(v, name));
+    rules.push_back(std::move(rule));
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      PROV_ASSIGN(FirmwareSlowdown rule, slowdownRule(v[i], name + "[" + std::to_string(i) + "]"));
+      rules.push_back(std::move(rule));
+    }
+  } else if (!v.is_null()) {
+    return badMember(name, "a slowdown rule, an array of them, or null");
+  }
+  f.host.firmwareSlowdowns = std::move(rules);
+  return common::success();
+}
+
 common::Result<void> setMaxSessions(Faults& f, const Json& v, const std::string& name) {
   if (v.is_null()) {
     f.behaviour.maxSessions.reset();
@@ -124,6 +177,12 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"ignore_boot_override", flag(&BehaviourFaults::ignoreBootOverride)},
       {"certificate_rotated", flag(&BehaviourFaults::certificateRotated)},
       {"gpu_faults", setGpuFaults},
+      {"firmware_task_fails", flag(&BehaviourFaults::firmwareTaskFails)},
+      {"firmware_version_unchanged", flag(&BehaviourFaults::firmwareVersionUnchanged)},
+      {"downgrade_needs_force", flag(&BehaviourFaults::downgradeNeedsForce)},
+      {"away_after_update_minutes", nonNegativeBehaviour(&BehaviourFaults::awayAfterUpdateMinutes)},
+      {"bmc_restart_seconds", nonNegativeBehaviour(&BehaviourFaults::bmcRestartSeconds)},
+      {"firmware_slowdown", setFirmwareSlowdown},
   };
   return table;
 }
@@ -162,7 +221,17 @@ nlohmann::json faultsToJson(const Faults& faults) {
       {"chassis_serial", nullptr},
       {"ignore_boot_override", b.ignoreBootOverride},
       {"certificate_rotated", b.certificateRotated},
+      {"firmware_task_fails", b.firmwareTaskFails},
+      {"firmware_version_unchanged", b.firmwareVersionUnchanged},
+      {"downgrade_needs_force", b.downgradeNeedsForce},
+      {"away_after_update_minutes", b.awayAfterUpdateMinutes},
+      {"bmc_restart_seconds", b.bmcRestartSeconds},
   };
+  out["firmware_slowdown"] = Json::array();
+  for (const auto& rule : faults.host.firmwareSlowdowns) {
+    out["firmware_slowdown"].push_back(
+        {{"match", rule.match}, {"version", rule.version}, {"percent", rule.percent}});
+  }
   out["gpu_faults"] = Json::array();
   for (const auto& fault : faults.host.gpuFaults) out["gpu_faults"].push_back(gpuFaultJson(fault));
   if (b.maxSessions) out["max_sessions"] = *b.maxSessions;

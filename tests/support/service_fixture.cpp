@@ -5,6 +5,7 @@
 #include "common/secret_box.hpp"
 #include "images/artifact_store.hpp"
 #include "inventory/migrations.hpp"
+#include "provisioner/service/campaign_kick.hpp"
 #include "support/test_database.hpp"
 #include "workflows/discovery.hpp"
 #include "workflows/engine.hpp"
@@ -30,15 +31,15 @@ HttpResult toResult(const httplib::Result& r) {
   return out;
 }
 
-// Stands in for the node lifecycle: its one step waits (for an hour, or a signal), so a test
-// sees runs started and signalled without any BMC work.
-workflows::WorkflowDef waitingLifecycle() {
+// Stands in for a workflow (the node lifecycle, the campaign controller): its one step waits
+// (for an hour, or a signal), so a test sees runs started and signalled without any BMC work.
+workflows::WorkflowDef waitingWorkflow(const std::string& kind) {
   workflows::StepDef wait;
   wait.name = "wait";
   wait.run = [](workflows::StepContext& ctx) {
     return workflows::StepOutcome::waitUntil(ctx.now() + std::chrono::hours(1), "test");
   };
-  return workflows::WorkflowDef{"node_lifecycle", "wait", {wait}, ""};
+  return workflows::WorkflowDef{kind, "wait", {wait}, ""};
 }
 
 }  // namespace
@@ -79,16 +80,20 @@ ServiceFixture::ServiceFixture(ServiceFixtureOptions fixture_options) : url_(fre
       key_ring_,
       {},
       nullptr,
+      nullptr,
+      {},
       nullptr};
   if (fixture_options.with_engine) {
     engine_ = std::make_shared<workflows::Engine>(db_, workflows::systemClock());
-    engine_->registerWorkflow(waitingLifecycle());
+    engine_->registerWorkflow(waitingWorkflow("node_lifecycle"));
+    engine_->registerWorkflow(waitingWorkflow(provisioner::service::kCampaignControllerKind));
     workflows::SweepOptions sweep_options;
     sweep_options.max_in_flight = 4;
     sweep_options.probe_timeout = std::chrono::milliseconds(2000);
     sweeper_ = std::make_shared<workflows::Sweeper>(db_, engine_, sweep_options);
     context.engine = engine_;
     context.sweeper = sweeper_;
+    context.campaign_kick = provisioner::service::engineCampaignKick(engine_);
   }
   port_ = orFail(server_->bind(), "bind");
   context.boot.public_url = publicUrl();

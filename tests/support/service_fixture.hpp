@@ -24,8 +24,9 @@ class Sweeper;
 namespace testing {
 
 struct ServiceFixtureOptions {
-  // A real workflow Engine (not started: tests call runOnce()) with a stand-in "node_lifecycle"
-  // whose only step waits, and a Sweeper, in the API context.
+  // A real workflow Engine (not started: tests call runOnce()) with stand-ins for
+  // "node_lifecycle" and the campaign controller "firmware_campaign" whose only step waits, a
+  // Sweeper, and the campaign kick (service/campaign_kick.hpp), in the API context.
   bool with_engine = false;
 };
 

@@ -13,6 +13,7 @@ TEST_CASE("every error kind maps to its documented HTTP status", "[unit][http]")
       {ErrorKind::kInvalidArgument, 400},
       {ErrorKind::kNotFound, 404},
       {ErrorKind::kConflict, 409},
+      {ErrorKind::kUnprocessable, 422},
       {ErrorKind::kUnauthenticated, 401},
       {ErrorKind::kPermissionDenied, 403},
       {ErrorKind::kPayloadTooLarge, 413},

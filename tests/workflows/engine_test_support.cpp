@@ -71,4 +71,40 @@ long long msUntil(workflows::TimePoint t, workflows::TimePoint now) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count();
 }
 
+void Gate::pass() {
+  std::unique_lock lock(mutex_);
+  arrived_ = true;
+  cv_.notify_all();
+  cv_.wait_for(lock, std::chrono::seconds(60), [this] { return opened_; });
+}
+
+bool Gate::waitArrived(std::chrono::seconds timeout) {
+  std::unique_lock lock(mutex_);
+  return cv_.wait_for(lock, timeout, [this] { return arrived_; });
+}
+
+void Gate::open() {
+  std::lock_guard lock(mutex_);
+  opened_ = true;
+  cv_.notify_all();
+}
+
+BackgroundRunOnce::BackgroundRunOnce(workflows::Engine& engine, std::vector<Gate*> gates)
+    : gates_(std::move(gates)), thread_([this, &engine] {
+        auto n = engine.runOnce();
+        executed_ = n ? static_cast<long long>(*n) : -1;
+      }) {}
+
+BackgroundRunOnce::~BackgroundRunOnce() {
+  join();
+}
+
+long long BackgroundRunOnce::join() {
+  if (thread_.joinable()) {
+    for (Gate* gate : gates_) gate->open();
+    thread_.join();
+  }
+  return executed_;
+}
+
 }  // namespace engine_test

@@ -1,12 +1,15 @@
-// Helpers for the engine tests: a migrated fresh database, polling with a deadline, and short
-// reads of runs and their timelines.
+// Helpers for the engine tests: a migrated fresh database, polling with a deadline, short reads
+// of runs and their timelines, and gates that hold a step where the test wants it.
 #pragma once
 
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/result.hpp"
@@ -57,5 +60,45 @@ workflows::WorkflowDef oneStep(const std::string& kind,
 
 // Milliseconds from `now` until `t` (negative when past).
 long long msUntil(workflows::TimePoint t, workflows::TimePoint now);
+
+// Holds a step where the test wants it: the step calls pass() and blocks until the test, having
+// seen it arrive (waitArrived), opens the gate. Waits are bounded so a broken test fails instead
+// of hanging.
+class Gate {
+ public:
+  void pass();
+  bool waitArrived(std::chrono::seconds timeout = std::chrono::seconds(30));
+  void open();
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool arrived_ = false;
+  bool opened_ = false;
+};
+
+// engine.runOnce() on a thread of its own (a replica executing a step while the test acts).
+// Destroyed, it opens `gates` and joins, so a failed check never leaves a step blocked.
+class BackgroundRunOnce {
+ public:
+  BackgroundRunOnce(workflows::Engine& engine, std::vector<Gate*> gates);
+  ~BackgroundRunOnce();
+  BackgroundRunOnce(const BackgroundRunOnce&) = delete;
+  BackgroundRunOnce& operator=(const BackgroundRunOnce&) = delete;
+  // Joins; the steps runOnce() executed (-1 when it failed).
+  long long join();
+
+ private:
+  std::vector<Gate*> gates_;
+  long long executed_ = -1;
+  std::thread thread_;
+};
+
+// Opens a gate when the scope ends: declared after an engine, it lets the engine's stop() join
+// a worker that a failed check left at the gate.
+struct OpenOnExit {
+  Gate& gate;
+  ~OpenOnExit() { gate.open(); }
+};
 
 }  // namespace engine_test

@@ -35,7 +35,7 @@ BenchOptions firmwareOptions() {
   // HostBMC_0 reports 23.11.21; the simulator's update bumps the last number.
   options.min_firmware = json::array({{{"match", "hostbmc"},
                                        {"version", "23.11.22"},
-                                       {"image_uri", "http://10.0.0.1/bmc.fwpkg"}}});
+                                       {"image_uri", "http://127.0.0.1:9/bmc.fwpkg"}}});
   return options;
 }
 

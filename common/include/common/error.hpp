@@ -9,6 +9,7 @@ namespace common {
 // What went wrong, coarse enough that callers can branch on it and one table can map it to HTTP.
 enum class ErrorKind {
   kInvalidArgument,       // bad input from a user; names the field
+  kUnprocessable,         // well-formed input naming what does not exist or selecting nothing
   kNotFound,              // an id or serial that does not exist
   kConflict,              // duplicate, stale version, state that forbids the action
   kUnauthenticated,       // no, unknown or revoked credentials
@@ -41,6 +42,7 @@ struct Error {
 };
 
 Error invalidArgument(std::string code, std::string message, std::string field = {});
+Error unprocessable(std::string code, std::string message, std::string field = {});
 Error notFound(std::string code, std::string message);
 Error conflict(std::string code, std::string message, std::string field = {});
 Error unauthenticated(std::string message);

@@ -16,8 +16,8 @@ namespace inventory {
 struct BmcCredentials {
   Id node_id = 0;
   std::string username;
-  std::string password;                  // opened (never log it)
-  std::optional<std::string> pending;    // a rotation in flight, opened
+  std::string password;                // opened (never log it)
+  std::optional<std::string> pending;  // a rotation in flight, opened
   std::string tls_fingerprint;
   std::optional<Timestamp> rotated_at;
 };

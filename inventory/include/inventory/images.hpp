@@ -99,6 +99,7 @@ struct HardwareProfile {
   std::string bios_settings_json = "{}";  // {"Attribute": value}: applied where different
   std::string min_firmware_json = "[]";   // [{"match", "version", "image_uri"}] (0004)
   std::string gpu_model;                  // every GPU must report it ("" accepts any)
+  std::string baseline;  // the firmware baseline its nodes follow, by name ("" none) (0005)
   std::string updated_by;
   Timestamp updated_at;
 };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,8 +27,8 @@ struct PageRequest {
 
 // Node lifecycle states (DESIGN.md); stored as text with a CHECK constraint.
 inline constexpr std::string_view kNodeStates[] = {
-    "discovered", "matched", "claimed",     "inspected",       "configured", "firmware",
-    "imaging",    "burn_in", "ready",       "quarantined",     "decommissioning", "retired"};
+    "discovered", "matched", "claimed", "inspected",   "configured",      "firmware",
+    "imaging",    "burn_in", "ready",   "quarantined", "decommissioning", "retired"};
 bool isNodeState(std::string_view s);
 
 // Component kinds; stored as text with a CHECK constraint.
@@ -87,6 +88,8 @@ struct Node {
   Timestamp created_at;
   Timestamp updated_at;
   std::string state_reason;  // why the node is in its state (a quarantine's cause)
+  // Labels: partition, nvlink_domain, pdu, leaf_switch, ... (see inventory/node_labels.hpp).
+  std::map<std::string, std::string> labels;
 };
 
 struct NodeFilter {

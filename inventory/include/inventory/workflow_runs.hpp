@@ -45,7 +45,7 @@ struct WorkflowEventRecord {
   Id id = 0;
   Id run_id = 0;
   std::optional<Id> node_id;
-  Timestamp at;  // ISO 8601 when read
+  Timestamp at;        // ISO 8601 when read
   WallTime at_time{};  // when written
   std::string actor, step, kind, message;
   std::string detail_json = "{}";
@@ -63,8 +63,8 @@ common::Result<CreatedRun> createWorkflowRun(Database& db, const NewWorkflowRun&
 // One round trip: due runs (state running, next_run_at <= now, lease free or expired) locked
 // with FOR UPDATE SKIP LOCKED, leased to `owner` until now + lease, epoch bumped.
 common::Result<std::vector<WorkflowRun>> claimDueRuns(Database& db, const std::string& owner,
-                                              WallTime now, std::chrono::milliseconds lease,
-                                              std::size_t limit);
+                                                      WallTime now, std::chrono::milliseconds lease,
+                                                      std::size_t limit);
 
 // How a claimed step ended, written in one transaction if (id, owner, epoch) still holds.
 struct StepCompletion {
@@ -77,7 +77,7 @@ struct StepCompletion {
   int attempt = 0;
   WallTime next_run_at{};
   std::string waiting_for;
-  bool is_wait = false;  // a wait: due at once instead if wakeups moved since the claim
+  bool is_wait = false;       // a wait: due at once instead if wakeups moved since the claim
   bool step_changed = false;  // step_started_at := now
   std::string context_json = "{}";
   std::optional<Id> node_id;
@@ -90,8 +90,29 @@ struct StepCompletion {
 // slots and wakes the runs waiting for them ("slot:<scope>:<key>").
 common::Result<bool> completeStep(Database& db, const StepCompletion& completion);
 
+// A lease as a replica holds it: the run and the epoch it was claimed with.
+struct LeaseHold {
+  Id run_id = 0;
+  std::int64_t epoch = 0;
+  bool operator==(const LeaseHold&) const = default;
+};
+
+// One round trip (the heartbeat): every hold still valid (run open, leased to `owner` under that
+// epoch) is extended to now + lease; returns those, the others were lost. An expired lease that
+// nobody claimed since is still valid: its epoch proves no other replica took the run.
+common::Result<std::vector<LeaseHold>> renewLeases(Database& db, const std::string& owner,
+                                                   const std::vector<LeaseHold>& holds,
+                                                   WallTime now, std::chrono::milliseconds lease);
+
+// Writes the run's context now (the intent of a dangerous action), fenced by (owner, epoch), and
+// extends the lease to now + lease. False (not an error) when the lease was lost.
+common::Result<bool> recordRunIntent(Database& db, const std::string& owner, const LeaseHold& hold,
+                                     const std::string& context_json, WallTime now,
+                                     std::chrono::milliseconds lease);
+
 // Clears the lease of runs claimed but not executed (a replica stopping).
-common::Result<void> releaseLeases(Database& db, const std::string& owner, const std::vector<Id>& runs);
+common::Result<void> releaseLeases(Database& db, const std::string& owner,
+                                   const std::vector<Id>& runs);
 
 // wakeups += 1 and next_run_at := least(next_run_at, now) for an open run; a no-op otherwise.
 common::Result<void> signalWorkflowRun(Database& db, Id run_id, WallTime now);
@@ -99,15 +120,16 @@ common::Result<void> signalNodeRun(Database& db, const std::string& kind, Id nod
 
 // Operator actions (an event with the actor is appended). NotFound "run_not_found".
 common::Result<WorkflowRun> reopenWorkflowRun(Database& db, Id run_id, const std::string& step,
-                                      const std::string& actor, WallTime now);
+                                              const std::string& actor, WallTime now);
 common::Result<WorkflowRun> cancelWorkflowRun(Database& db, Id run_id, const std::string& actor,
-                                      const std::string& reason, WallTime now);
+                                              const std::string& reason, WallTime now);
 
 common::Result<WorkflowRun> getWorkflowRun(Database& db, Id run_id);
 common::Result<std::optional<WorkflowRun>> latestRunForNode(Database& db, const std::string& kind,
-                                                    Id node_id);
-common::Result<std::optional<WorkflowRun>> latestRunForSubject(Database& db, const std::string& kind,
-                                                       const std::string& subject);
+                                                            Id node_id);
+common::Result<std::optional<WorkflowRun>> latestRunForSubject(Database& db,
+                                                               const std::string& kind,
+                                                               const std::string& subject);
 struct WorkflowRunFilter {
   std::string kind, state, step;
   PageRequest page;
@@ -122,6 +144,6 @@ common::Result<std::vector<WorkflowEventRecord>> nodeTimeline(Database& db, Id n
 // Admission: true when the run holds (or now takes) a slot of (scope, key) with fewer than `cap`
 // holders; cap 0 means unlimited. Counted under an advisory lock on (scope, key).
 common::Result<bool> acquireWorkflowSlot(Database& db, Id run_id, const std::string& scope,
-                                 const std::string& key, int cap, WallTime now);
+                                         const std::string& key, int cap, WallTime now);
 
 }  // namespace inventory

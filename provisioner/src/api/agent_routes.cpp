@@ -12,6 +12,7 @@
 #include "routes.hpp"
 #include "workflows/engine.hpp"
 #include "workflows/lifecycle.hpp"
+#include "workflows/rollout.hpp"
 
 namespace provisioner::api {
 namespace {
@@ -49,6 +50,11 @@ void wakeLifecycle(const ApiContext& ctx, inventory::Id node_id) {
   if (!ctx.engine) return;
   if (auto woken = ctx.engine->signalNode(workflows::kNodeLifecycle, node_id); !woken) {
     spdlog::warn("could not signal the lifecycle run of node {}: {}", node_id,
+                 woken.error().message);
+  }
+  // A quick check after a firmware update waits for the same agent results.
+  if (auto woken = ctx.engine->signalNode(workflows::kNodeFirmwareUpdate, node_id); !woken) {
+    spdlog::warn("could not signal the firmware update run of node {}: {}", node_id,
                  woken.error().message);
   }
 }

@@ -71,6 +71,7 @@ json toJson(const inventory::HardwareProfile& profile) {
           {"bios_settings", storedJson(profile.bios_settings_json)},
           {"min_firmware", storedJson(profile.min_firmware_json)},
           {"gpu_model", profile.gpu_model},
+          {"baseline", profile.baseline},
           {"updated_by", profile.updated_by},
           {"updated_at", profile.updated_at}};
 }

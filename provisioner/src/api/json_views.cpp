@@ -73,6 +73,7 @@ json toJson(const inventory::Node& n) {
           {"u_position", orNull(n.u_position)},
           {"gpu_count", n.gpu_count},
           {"state_reason", n.state_reason},
+          {"labels", n.labels},
           {"created_at", n.created_at},
           {"updated_at", n.updated_at}};
 }

@@ -5,6 +5,7 @@
 #include "agent/protocol.hpp"
 #include "catalog_views.hpp"
 #include "input.hpp"
+#include "inventory/baselines.hpp"
 #include "inventory/images.hpp"
 #include "profile_input.hpp"
 #include "routes.hpp"
@@ -15,6 +16,16 @@ namespace {
 using common::Result;
 using http::Request;
 using http::Response;
+
+// A profile names a baseline that exists: a typo would leave its nodes silently uncovered.
+Result<void> requireBaseline(const ApiContext& ctx, const std::string& name) {
+  PROV_ASSIGN(auto latest, inventory::latestBaselineRevision(*ctx.db, name));
+  if (!latest) {
+    return common::fail(
+        common::notFound("baseline_not_found", "no baseline named " + name).withField("baseline"));
+  }
+  return common::success();
+}
 
 // PUT /api/v1/hardware-profiles/{name}
 Result<Response> putProfile(const ApiContext& ctx, const Request& req) {
@@ -33,6 +44,9 @@ Result<Response> putProfile(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(profile.min_firmware_json, minFirmwareField(in));
   PROV_ASSIGN(auto gpu_model, in.optionalString("gpu_model", 128));
   profile.gpu_model = gpu_model ? trimmed(*gpu_model) : std::string();
+  PROV_ASSIGN(auto baseline, in.optionalString("baseline", 64));
+  profile.baseline = trimmed(baseline.value_or(""));
+  if (!profile.baseline.empty()) PROV_TRY(requireBaseline(ctx, profile.baseline));
   PROV_ASSIGN(auto stored, inventory::upsertHardwareProfile(*ctx.db, profile, actorOf(req)));
   return http::jsonResponse(200, toJson(stored));
 }

@@ -9,6 +9,10 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addAssetRoutes(server, ctx);
   addSiteRoutes(server, ctx);
   addNodeRoutes(server, ctx);
+  addNodeLabelRoutes(server, ctx);
+  addFirmwarePackageRoutes(server, ctx);
+  addBaselineRoutes(server, ctx);
+  addComplianceRoutes(server, ctx);
   addAdminRoutes(server, ctx);
   addImageRoutes(server, ctx);
   addChannelRoutes(server, ctx);
@@ -19,6 +23,7 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addDiscoveryRoutes(server, ctx);
   addRedfishEventRoutes(server, ctx);
   addWorkflowRoutes(server, ctx);
+  addCampaignRoutes(server, ctx);
 }
 
 }  // namespace provisioner::api

@@ -20,6 +20,10 @@ void addPurchaseOrderRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addAssetRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addSiteRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addNodeRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addNodeLabelRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addFirmwarePackageRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addBaselineRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addComplianceRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addAdminRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addImageRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addChannelRoutes(http::ApiServer& server, const ContextPtr& ctx);
@@ -30,5 +34,6 @@ void addAgentRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addDiscoveryRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addRedfishEventRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addWorkflowRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addCampaignRoutes(http::ApiServer& server, const ContextPtr& ctx);
 
 }  // namespace provisioner::api

@@ -204,6 +204,13 @@ Result<ApiReply> ApiClient::putJson(const std::string& path, const nlohmann::jso
   return impl_->send(std::move(request), true);
 }
 
+Result<ApiReply> ApiClient::patchJson(const std::string& path, const nlohmann::json& body) {
+  auto request = makeRequest("PATCH", path, kAcceptJson);
+  request.set_header("Content-Type", kJsonType);
+  request.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return impl_->send(std::move(request), true);
+}
+
 Result<ApiReply> ApiClient::putFile(const std::string& path, const std::string& file_path) {
   return impl_->putFile(path, file_path);
 }

@@ -139,10 +139,23 @@ class Parser {
       }
       return common::success();
     }
-    if (!selectCommand(group_, word)) {
-      return common::fail(usage("unknown command '" + group_ + " " + word + "'"));
+    // Names may be several words ("packages upload"): collect words while a name starts so.
+    const std::string name = pending_.empty() ? word : pending_ + " " + word;
+    if (selectCommand(group_, name)) {
+      pending_.clear();
+      return common::success();
     }
-    return common::success();
+    if (hasNamePrefix(group_, name + " ")) {
+      pending_ = name;
+      return common::success();
+    }
+    return common::fail(usage("unknown command '" + group_ + " " + name + "'"));
+  }
+
+  bool hasNamePrefix(const std::string& group, const std::string& prefix) const {
+    return std::any_of(commands_.begin(), commands_.end(), [&](const CommandSpec& c) {
+      return c.group == group && c.name.compare(0, prefix.size(), prefix) == 0;
+    });
   }
 
   bool hasGroup(const std::string& group) const {
@@ -165,7 +178,8 @@ class Parser {
     if (inv_.globals.help) return common::success();
     if (command() == nullptr) {
       if (group_.empty()) return common::fail(usage("no command given"));
-      return common::fail(usage("'" + group_ + "' needs a subcommand"));
+      const std::string named = pending_.empty() ? group_ : group_ + " " + pending_;
+      return common::fail(usage("'" + named + "' needs a subcommand"));
     }
     const CommandSpec& spec = *command();
     if (inv_.positionals.size() < spec.positionals.size()) {
@@ -187,6 +201,7 @@ class Parser {
   std::span<const CommandSpec> commands_;
   std::size_t pos_ = 0;
   std::string group_;
+  std::string pending_;  // the first words of a several-word command name
   Invocation inv_;
 };
 
@@ -216,7 +231,7 @@ std::string CommandSpec::synopsis() const {
   if (!name.empty()) text += " " + name;
   for (const auto& p : positionals) text += " " + p;
   for (const auto& o : options) text += " " + optionSynopsis(o);
-  if (acceptsExtra) text += " [COMMAND...]";
+  if (acceptsExtra) text += " [" + (extraMetavar.empty() ? "COMMAND" : extraMetavar) + "...]";
   return text;
 }
 

@@ -62,6 +62,7 @@ Result<void> setProfile(CommandContext& ctx) {
     body["min_firmware"] = std::move(entries);
   }
   if (auto gpu_model = ctx.invocation.option("gpu-model")) body["gpu_model"] = *gpu_model;
+  if (auto baseline = ctx.invocation.option("baseline")) body["baseline"] = *baseline;
   PROV_ASSIGN(auto reply, ctx.api->putJson("/api/v1/hardware-profiles/" + name, body));
   return printed(ctx, reply,
                  "Profile " + sanitize(name) + ": model '" + sanitize(text(reply.json, "model")) +
@@ -74,10 +75,10 @@ Result<void> listProfiles(CommandContext& ctx) {
     printRawJson(ctx.out, reply);
     return common::success();
   }
-  Table table({"NAME", "MODEL", "CHANNEL", "EXPECTED GPUS", "UPDATED"});
+  Table table({"NAME", "MODEL", "CHANNEL", "EXPECTED GPUS", "BASELINE", "UPDATED"});
   for (const auto& p : arrayField(reply.json, "items")) {
     table.addRow({text(p, "name"), text(p, "model"), text(p, "channel"), text(p, "expected_gpus"),
-                  text(p, "updated_at")});
+                  text(p, "baseline"), text(p, "updated_at")});
   }
   table.render(ctx.out);
   return common::success();
@@ -179,9 +180,10 @@ std::vector<Command> burnInCommands() {
                     {.name = "plan", .metavar = "PLAN.json"},
                     {.name = "bios", .metavar = "BIOS.json"},
                     {.name = "min-firmware", .metavar = "FIRMWARE.json"},
-                    {.name = "gpu-model", .metavar = "MODEL"}},
+                    {.name = "gpu-model", .metavar = "MODEL"},
+                    {.name = "baseline", .metavar = "NAME"}},
         .summary = "create or replace a hardware profile (model -> channel, burn-in plan, BIOS,"
-                   " minimum firmware, GPU model)"},
+                   " minimum firmware, GPU model, firmware baseline)"},
        setProfile},
       {{.group = "profile", .name = "list", .summary = "list hardware profiles"}, listProfiles},
       {{.group = "nodes",

@@ -14,9 +14,11 @@ constexpr int kExitSoftware = 70;  // EX_SOFTWARE: a bug, never bad input
 
 std::vector<Command> allCommands() {
   std::vector<Command> all;
-  for (auto group : {poCommands(), assetCommands(), nodeCommands(), auditCommands(),
-                     tokenCommands(), imageCommands(), burnInCommands(), lifecycleCommands(),
-                     discoveryCommands(), localCommands()}) {
+  for (auto group :
+       {poCommands(), assetCommands(), nodeCommands(), labelCommands(), auditCommands(),
+        tokenCommands(), imageCommands(), burnInCommands(), lifecycleCommands(),
+        discoveryCommands(), baselineCommands(), firmwareCommands(), campaignCommands(),
+        localCommands()}) {
     for (auto& command : group) all.push_back(std::move(command));
   }
   return all;

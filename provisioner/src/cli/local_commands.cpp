@@ -45,9 +45,10 @@ Result<void> showHelp(CommandContext& ctx) {
     ctx.out << fullHelp(ctx.specs);
     return common::success();
   }
+  std::string name;  // the words after the group ("packages upload")
+  for (std::size_t i = 1; i < words.size(); ++i) name += (i > 1 ? " " : "") + words[i];
   for (const auto& spec : ctx.specs) {
-    bool sameName =
-        words.size() == 1 ? spec.name.empty() : words.size() == 2 && spec.name == words[1];
+    bool sameName = words.size() == 1 ? spec.name.empty() : spec.name == name;
     if (spec.group == words[0] && sameName) {
       ctx.out << spec.usage() << "\n  " << spec.summary << '\n';
       return common::success();
@@ -59,7 +60,7 @@ Result<void> showHelp(CommandContext& ctx) {
     ctx.out << groupUsage(ctx.specs, words[0]) << '\n';
     return common::success();
   }
-  std::string asked = words[0] + (words.size() > 1 ? " " + words[1] : "");
+  std::string asked = words[0] + (name.empty() ? "" : " " + name);
   return common::fail(usageError("no such command: " + asked, groupUsage(ctx.specs, "")));
 }
 

@@ -23,6 +23,7 @@ constexpr KindStatus kKindStatuses[] = {
     {ErrorKind::kPermissionDenied, 403, "Forbidden"},
     {ErrorKind::kNotFound, 404, "Not Found"},
     {ErrorKind::kConflict, 409, "Conflict"},
+    {ErrorKind::kUnprocessable, 422, "Unprocessable Content"},
     {ErrorKind::kPayloadTooLarge, 413, "Payload Too Large"},
     {ErrorKind::kUnsupportedMediaType, 415, "Unsupported Media Type"},
     {ErrorKind::kInternal, 500, "Internal Server Error"},

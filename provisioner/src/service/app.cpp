@@ -23,6 +23,7 @@
 #include "provisioner/cli/ctl.hpp"
 #include "provisioner/http/logging.hpp"
 #include "provisioner/http/rbac.hpp"
+#include "provisioner/service/campaign_kick.hpp"
 #include "provisioner/service/options.hpp"
 #include "provisioner/service/private_postgres.hpp"
 #include "redfish/transport.hpp"
@@ -232,7 +233,7 @@ int serve(const ServiceOptions& o) {
   api::ApiContext context{
       rt->db,      secrets, rt->migrations, metrics, PROVISIONER_DEFAULT_OPENAPI_FILE,
       token_cache, *store,  key_ring,       {},      nullptr,
-      nullptr};
+      nullptr,     {},      nullptr};
   auto port = server.bind();
   if (!port) return report(port.error());
   // The boot URLs need the bound port (an ephemeral one in tests), so routes come after bind().
@@ -244,6 +245,7 @@ int serve(const ServiceOptions& o) {
     workflows = std::move(made).value();
     context.engine = workflows->engine;
     context.sweeper = workflows->sweeper;
+    context.campaign_kick = engineCampaignKick(workflows->engine);
   }
   api::registerRoutes(server, context);
   spdlog::info("serving on http://{}:{}", listen->first, *port);

@@ -127,6 +127,28 @@ std::map<std::string, Setter> flagSetters() {
       {"--handoff-format", oneOf(&ServiceOptions::handoff_format, "--handoff-format",
                                  {"generic", "slurm", "kubernetes"})},
       {"--handoff-token-file", text(&ServiceOptions::handoff_token_file)},
+      {"--drain-url", text(&ServiceOptions::drain_url)},
+      {"--drain-format", oneOf(&ServiceOptions::drain_format, "--drain-format",
+                               {"generic", "slurm", "kubernetes"})},
+      {"--drain-token-file", text(&ServiceOptions::drain_token_file)},
+      {"--quick-check-seconds",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--quick-check-seconds", v, 1, 3600));
+         o.quick_check_seconds = static_cast<int>(n);
+         return common::success();
+       })},
+      {"--firmware-reinventory-hours",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--firmware-reinventory-hours", v, 0, 24 * 30));
+         o.firmware_reinventory_hours = static_cast<int>(n);
+         return common::success();
+       })},
+      {"--firmware-reinventory-per-minute",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--firmware-reinventory-per-minute", v, 1, 100000));
+         o.firmware_reinventory_per_minute = static_cast<int>(n);
+         return common::success();
+       })},
       {"--boot-token-ttl",
        Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
          PROV_ASSIGN(auto n, parseNumber("--boot-token-ttl", v, 60, 7 * 86400));
@@ -242,6 +264,14 @@ workflows (docs/workflows.md):
   --handoff-url URL           POST each ready node to the scheduler here
   --handoff-format F          generic, slurm or kubernetes (default generic)
   --handoff-token-file FILE   bearer token for the hand-off webhook
+  --drain-url URL             firmware campaigns drain nodes here before an update and resume
+                              them after (docs/firmware.md); unset: nodes count as idle at once
+  --drain-format F            generic, slurm or kubernetes (default generic)
+  --drain-token-file FILE     bearer token for the drain webhook
+  --quick-check-seconds S     each burn-in test of a campaign's quick check runs S s (60)
+  --firmware-reinventory-hours H      re-read in-service nodes' FirmwareInventory when the last
+                              read is H hours old (default 6; 0: never)
+  --firmware-reinventory-per-minute N at most N such reads a minute, fleet-wide (default 120)
 
 image commands (docs/images.md):
   image keygen|manifest|sign|verify ...      offline: keys, manifests, signatures

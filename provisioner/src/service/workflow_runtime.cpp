@@ -9,6 +9,8 @@
 #include "workflows/discovery.hpp"
 #include "workflows/engine.hpp"
 #include "workflows/lifecycle.hpp"
+#include "workflows/reinventory.hpp"
+#include "workflows/rollout.hpp"
 
 namespace provisioner::service {
 namespace {
@@ -58,6 +60,17 @@ common::Result<workflows::LifecycleSettings> lifecycleSettings(const ServiceOpti
   return s;
 }
 
+common::Result<workflows::RolloutSettings> rolloutSettings(const ServiceOptions& o) {
+  workflows::RolloutSettings s;
+  s.drain.url = o.drain_url;
+  s.drain.format = o.drain_format;
+  s.timings.quick_check_seconds = o.quick_check_seconds;
+  if (!o.drain_token_file.empty()) {
+    PROV_ASSIGN(s.drain.token, readSecretLine(o.drain_token_file, "--drain-token-file"));
+  }
+  return s;
+}
+
 }  // namespace
 
 WorkflowRuntime::~WorkflowRuntime() {
@@ -65,7 +78,14 @@ WorkflowRuntime::~WorkflowRuntime() {
 }
 
 void WorkflowRuntime::start() {
-  if (engine) engine->start();
+  if (!engine) return;
+  engine->start();
+  // Every replica asks; the open run of (kind, subject) makes it one run for the fleet.
+  if (reinventory) {
+    if (auto started = workflows::ensureReinventoryRun(*engine); !started) {
+      spdlog::warn("firmware re-inventory not started: {}", started.error().message);
+    }
+  }
 }
 
 void WorkflowRuntime::stop() {
@@ -78,6 +98,7 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
     std::shared_ptr<const common::SecretBox> secrets, const std::string& public_url,
     http::MetricsRegistry& metrics) {
   PROV_ASSIGN(auto settings, lifecycleSettings(o, public_url));
+  PROV_ASSIGN(auto rollout, rolloutSettings(o));
   auto rt = std::make_unique<WorkflowRuntime>();
   redfish::TransportOptions transport_options;
   transport_options.maxInFlightTotal = 4096;
@@ -87,8 +108,14 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   engine_options.workers = o.workflow_workers;
   auto clock = workflows::systemClock();
   rt->engine = std::make_shared<workflows::Engine>(db, clock, engine_options);
-  rt->engine->registerWorkflow(workflows::nodeLifecycleWorkflow(
-      workflows::LifecycleDeps{db, std::move(secrets), rt->transport, clock}, std::move(settings)));
+  const workflows::LifecycleDeps deps{db, std::move(secrets), rt->transport, clock};
+  workflows::registerRolloutWorkflows(*rt->engine, deps, settings, std::move(rollout));
+  workflows::ReinventoryOptions reinventory;
+  reinventory.interval = std::chrono::hours(std::max(1, o.firmware_reinventory_hours));
+  reinventory.per_minute = o.firmware_reinventory_per_minute;
+  rt->engine->registerWorkflow(workflows::firmwareReinventoryWorkflow(deps, settings, reinventory));
+  rt->reinventory = o.firmware_reinventory_hours > 0;
+  rt->engine->registerWorkflow(workflows::nodeLifecycleWorkflow(deps, std::move(settings)));
   rt->sweeper = std::make_shared<workflows::Sweeper>(db, rt->engine);
   std::weak_ptr<workflows::Engine> weak = rt->engine;
   metrics.addCollector([weak](std::string& out) {

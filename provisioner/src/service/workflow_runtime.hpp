@@ -25,6 +25,7 @@ struct WorkflowRuntime {
   std::shared_ptr<redfish::Transport> transport;
   std::shared_ptr<workflows::Engine> engine;
   std::shared_ptr<workflows::Sweeper> sweeper;
+  bool reinventory = false;  // start the fleet's firmware re-inventory run with the engine
 
   ~WorkflowRuntime();  // stop()
   void start();

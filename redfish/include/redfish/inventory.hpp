@@ -100,7 +100,7 @@ struct Chassis {
 };
 
 struct FirmwareEntry {
-  std::string id, name, version, softwareId;
+  std::string id, odataId, name, version, softwareId;
   bool updateable = false;
 };
 

@@ -262,6 +262,7 @@ NetworkPort parseNetworkPort(const Json& body) {
 FirmwareEntry parseFirmware(const Json& body) {
   FirmwareEntry entry;
   entry.id = text(body, "Id");
+  entry.odataId = odataId(body).value_or("");
   entry.name = text(body, "Name");
   entry.version = text(body, "Version");
   entry.softwareId = text(body, "SoftwareId");

@@ -48,6 +48,29 @@ struct BootEvent {
   std::string httpBootUri;  // for UefiHttp, when set
 };
 
+// What became of fetching a SimpleUpdate's ImageURI (the fleet's image fetcher does the I/O).
+struct ImageDownload {
+  enum class Outcome {
+    kDownloaded,  // `body` holds what the server sent
+    kNotServed,   // nothing answers there (connection refused, unreachable, HTTP 404)
+    kFailed,      // a server answered but the download failed (`error`: why)
+  };
+  Outcome outcome = Outcome::kNotServed;
+  std::string body;
+  std::string error;
+};
+// Fetches `uri` and calls `done` exactly once, from any thread, before the model is destroyed.
+using ImageFetcher =
+    std::function<void(const std::string& uri, std::function<void(ImageDownload)> done)>;
+
+// One FirmwareInventory member as a client would read it now.
+struct FirmwareVersion {
+  std::string path;
+  std::string id;
+  std::string name;
+  std::string version;
+};
+
 class BmcModel {
  public:
   // `seed` makes the personalisation deterministic; `personalise` false serves the recorded
@@ -67,6 +90,12 @@ class BmcModel {
   void setFaults(const BehaviourFaults& faults);
   // Called (from inside handle(), without the model's lock held) whenever the host boots.
   void setBootObserver(std::function<void(const BootEvent&)> observer);
+  // With a fetcher, SimpleUpdate downloads an http(s) ImageURI before it answers (the answer
+  // comes later, HttpResponse::later) and installs the version the package names; without one
+  // (model tests), every image is treated as not served (docs/simulator.md).
+  void setImageFetcher(ImageFetcher fetcher);
+  // Every FirmwareInventory member with the version it reports now.
+  std::vector<FirmwareVersion> firmwareVersions() const;
   // State for the control API: power, boot override, pending BIOS, firmware versions, tasks,
   // open sessions.
   nlohmann::json snapshot() const;
@@ -74,6 +103,7 @@ class BmcModel {
  private:
   struct State;
   std::unique_ptr<State> state_;
+  ImageFetcher fetcher_;  // guarded by the state's mutex
 };
 
 // Profiles shipped in simulator/profiles/: "dell-r750", "hpe-dl385", "lenovo-sr670v2",

@@ -35,11 +35,27 @@ struct BehaviourFaults {
   std::optional<std::string> chassisSerial;  // a serial that differs from the purchase order
   bool ignoreBootOverride = false;           // accepts the boot override, then boots from disk
   bool certificateRotated = false;           // presents a new self-signed certificate
+  // Firmware updates (docs/simulator.md, "Firmware updates").
+  bool firmwareTaskFails = false;         // update tasks end in Exception, nothing installed
+  bool firmwareVersionUnchanged = false;  // tasks end Completed/OK but no version changes
+  bool downgradeNeedsForce = false;       // a lower version is refused (400) without ForceUpdate
+  double awayAfterUpdateMinutes = 0;      // unreachable this long (simulated) after an update
+  double bmcRestartSeconds = 60;          // the BMC's restart after its own firmware (simulated)
+};
+
+// A firmware that makes the GPUs slower: while a FirmwareInventory member whose Id or Name
+// contains `match` (case-insensitive) reports `version`, every GPU figure the host's agent
+// measures (compute, HBM, PCIe and GPU-to-GPU bandwidth) is `percent` % lower.
+struct FirmwareSlowdown {
+  std::string match;
+  std::string version;
+  double percent = 0;
 };
 
 // Faults of the host's hardware, seen by the agent a network boot starts (not by the BMC).
 struct HostFaults {
   std::vector<agent::SimFault> gpuFaults;  // the simulated GPU backend's faults, by GPU index
+  std::vector<FirmwareSlowdown> firmwareSlowdowns;
 };
 
 struct Faults {
@@ -55,7 +71,12 @@ struct Faults {
 //  "max_sessions": 2, "sessions_exhausted": false, "vanish_during_firmware_update": false,
 //  "pcie_down_trained": true, "chassis_serial": "WRONG123", "ignore_boot_override": false,
 //  "certificate_rotated": false,
+//  "firmware_task_fails": false, "firmware_version_unchanged": false,
+//  "downgrade_needs_force": true, "away_after_update_minutes": 10, "bmc_restart_seconds": 60,
+//  "firmware_slowdown": {"match": "HGX_FW_GPU", "version": "24.10.1", "percent": 6},
 //  "gpu_faults": [{"gpu": 3, "kind": "low_hbm_bandwidth", "factor": 0.8}]}
+// firmware_slowdown takes one rule or an array of them and replaces the whole list; null or []
+// clears it.
 // gpu_faults takes agent::SimFault's JSON form (validated by the agent's parser, GPU index below
 // 64) and replaces the whole list; null or [] clears it. Members absent from `patch` keep their
 // value in `base`. An unknown member or a value of the wrong type or range is an invalid_argument

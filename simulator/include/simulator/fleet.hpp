@@ -68,7 +68,17 @@ class FleetNode : public BmcHandler {
   virtual nlohmann::json snapshot() const = 0;
   // Told whenever the host boots (BmcModel::setBootObserver); nodes without a host ignore it.
   virtual void setBootObserver(std::function<void(const BootEvent&)> observer) { (void)observer; }
+  // How the BMC downloads SimpleUpdate images (BmcModel::setImageFetcher); others ignore it.
+  virtual void setImageFetcher(ImageFetcher fetcher) { (void)fetcher; }
+  // FirmwareInventory as it reads now (for firmware_slowdown); empty for nodes without one.
+  virtual std::vector<FirmwareVersion> firmwareVersions() const { return {}; }
 };
+
+// The speed of a node's GPUs under its firmware_slowdown rules: the product of (1 - percent/100)
+// over every rule some member of `inventory` meets (Id or Name containing `match`,
+// case-insensitive, at exactly `version`); 1 when none.
+double firmwareGpuSpeed(const std::vector<FirmwareSlowdown>& rules,
+                        const std::vector<FirmwareVersion>& inventory);
 
 struct FleetNodePlan {
   std::string id;

@@ -1,6 +1,7 @@
 // What the simulator's network engine hands a simulated BMC, and what it sends back.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,10 +21,18 @@ struct HttpRequest {
   std::string_view header(std::string_view lowerName) const;
 };
 
+struct HttpResponse;
+// Sends an answer that was not ready when the handler returned; callable once, from any thread.
+using AnswerSink = std::function<void(HttpResponse)>;
+
 struct HttpResponse {
   int status = 200;
   HeaderList headers;  // Content-Type defaults to application/json when a body is present
   std::string body;
+  // Set by a handler whose answer comes later (a BMC that downloads a firmware image before it
+  // answers SimpleUpdate): the engine ignores the rest, holds the request and calls `later`
+  // once with the sink for the real answer. A client that leaves first gets nothing.
+  std::function<void(AnswerSink)> later;
 
   static HttpResponse json(int status, std::string body);
   // A Redfish error body with one @Message.ExtendedInfo entry.

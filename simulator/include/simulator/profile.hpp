@@ -15,6 +15,14 @@ namespace sim {
 // Which vendor's quirks apply; detected from the service root.
 enum class Vendor { kGeneric, kDell, kHpe, kLenovo, kSupermicro, kAmi };
 
+// When a flashed firmware version shows in FirmwareInventory.
+enum class FirmwareApply {
+  kImmediate,   // when the update task completes
+  kHostReset,   // after the next host boot (BIOS/UEFI)
+  kPowerCycle,  // after Chassis.Reset ForceOff then On (HGX GPU/NVSwitch/baseboard firmware)
+  kBmcRestart,  // the BMC's own firmware: it restarts (unreachable a while), then shows it
+};
+
 struct VendorBehaviour {
   Vendor vendor = Vendor::kGeneric;
   std::vector<std::string> hostSystems;        // ComputerSystem paths that are the host
@@ -59,6 +67,12 @@ struct VendorBehaviour {
   double powerOffSeconds = 10;                  // PoweringOff -> Off (graceful)
   double firmwareTaskSeconds = 180;             // a firmware update task from start to end
   double secureEraseSeconds = 120;
+  // FirmwareInventory member path -> when its new version shows (absent: immediately).
+  std::map<std::string, FirmwareApply> firmwareApply;
+  std::map<std::string, std::string> chassisResets;  // Chassis.Reset target -> chassis path
+  std::map<std::string, std::vector<std::string>> chassisResetTypes;  // chassis -> allowed
+  // A chassis given the Chassis.Reset its recording lacks (Supermicro HGX: the AC cycle).
+  std::string addedChassisReset;
 };
 
 class Profile {

@@ -21,6 +21,7 @@ using engine::SiteConfig;
 struct Engine::Impl {
   EngineOptions options;
   EventLoop loop;
+  std::shared_ptr<engine::Mailbox> mailbox = std::make_shared<engine::Mailbox>(loop);
   ConnectionTotals totals;
   ConnectionTotals serviceTotals;  // kept apart: the control API is not a BMC
   std::uint16_t port = 0;
@@ -62,7 +63,8 @@ common::Error unknownBmc(const std::string& id) {
 }
 
 common::Result<std::vector<SiteConfig>> siteConfigs(const EngineOptions& options,
-                                                    std::vector<BmcSlot>& slots) {
+                                                    std::vector<BmcSlot>& slots,
+                                                    const std::shared_ptr<engine::Mailbox>& box) {
   std::vector<SiteConfig> configs;
   configs.reserve(slots.size());
   for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -77,7 +79,8 @@ common::Result<std::vector<SiteConfig>> siteConfigs(const EngineOptions& options
                       options.seed,
                       i,
                       options.maxBodyBytes,
-                      options.idleTimeoutSeconds};
+                      options.idleTimeoutSeconds,
+                      box};
     if (options.tls) {
       PROV_ASSIGN(TlsIdentity identity, TlsIdentity::generate(slot.address));
       config.tls = std::make_shared<const TlsIdentity>(std::move(identity));
@@ -127,6 +130,7 @@ common::Result<void> Engine::Impl::bindServices(std::vector<ServiceSlot>& slots)
     config.handler = std::move(slot.handler);
     config.maxBodyBytes = options.maxBodyBytes;
     config.idleTimeoutSeconds = options.idleTimeoutSeconds;
+    config.mailbox = mailbox;
     auto site = std::make_unique<HttpSite>(loop.base(), std::move(config), &serviceTotals);
     PROV_ASSIGN(std::uint16_t bound, site->bind(slot.port));
     servicePorts.push_back(bound);
@@ -155,7 +159,7 @@ common::Result<std::unique_ptr<Engine>> Engine::start(EngineOptions options,
                                      bmcs[i].id);
     }
   }
-  PROV_ASSIGN(auto configs, siteConfigs(options, bmcs));
+  PROV_ASSIGN(auto configs, siteConfigs(options, bmcs, impl->mailbox));
   PROV_TRY(impl->bindBmcs(configs));
   PROV_TRY(impl->bindServices(services));
   impl->loop.startThread();
@@ -164,6 +168,7 @@ common::Result<std::unique_ptr<Engine>> Engine::start(EngineOptions options,
 
 void Engine::stop() {
   impl_->loop.stopThread([this] {
+    impl_->mailbox->close();  // answers still to come find nothing to answer
     impl_->services.clear();
     impl_->bmcs.clear();
   });

@@ -57,6 +57,15 @@ void EventLoop::runSync(const std::function<void()>& task) {
   done.get_future().wait();
 }
 
+void EventLoop::post(std::function<void()> task) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!running_) return;
+    tasks_.push_back(std::move(task));
+  }
+  event_active(wakeup_, EV_READ, 0);
+}
+
 void EventLoop::stopThread(const std::function<void()>& lastTask) {
   {
     std::lock_guard lock(mutex_);
@@ -96,6 +105,24 @@ void EventLoop::drainTasks() {
     }
     task();
   }
+}
+
+void Mailbox::post(std::function<void()> task) {
+  std::lock_guard lock(mutex_);
+  if (closed_) return;
+  loop_->post([self = shared_from_this(), task = std::move(task)] {
+    if (self->open()) task();
+  });
+}
+
+void Mailbox::close() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+}
+
+bool Mailbox::open() {
+  std::lock_guard lock(mutex_);
+  return !closed_;
 }
 
 }  // namespace sim::engine

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -24,6 +25,8 @@ class EventLoop {
   // Runs `task` on the loop thread and waits for it; runs it at once when called on that thread
   // or when the loop is not running (before start, after stop).
   void runSync(const std::function<void()>& task);
+  // Queues `task` for the loop thread without waiting; dropped when the loop is not running.
+  void post(std::function<void()> task);
   // Runs `task` on the loop, then stops the loop and joins the thread.
   void stopThread(const std::function<void()>& lastTask);
   bool onLoopThread() const;
@@ -39,6 +42,21 @@ class EventLoop {
   std::mutex mutex_;
   std::deque<std::function<void()>> tasks_;
   bool running_ = false;
+};
+
+// Work for the loop from threads that may outlive it (a BMC's image download): once closed (on
+// the loop thread, before what the work would touch goes away), nothing posted runs.
+class Mailbox : public std::enable_shared_from_this<Mailbox> {
+ public:
+  explicit Mailbox(EventLoop& loop) : loop_(&loop) {}
+  void post(std::function<void()> task);
+  void close();
+
+ private:
+  bool open();
+  std::mutex mutex_;
+  EventLoop* loop_;
+  bool closed_ = false;
 };
 
 }  // namespace sim::engine

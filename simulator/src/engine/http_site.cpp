@@ -23,6 +23,8 @@ struct HttpSite::Pending {
   evhttp_request* request = nullptr;
   event* timer = nullptr;  // null for a held request (timeout fault)
   HttpResponse response;
+  std::uint64_t deferredId = 0;  // an answer to come (the handler's `later`)
+  FaultOutcome outcome = FaultOutcome::kNone;
 
   ~Pending() {
     if (timer != nullptr) event_free(timer);
@@ -104,6 +106,7 @@ HttpSite::~HttpSite() {
   // frees the requests still attached to them (held ones included).
   for (auto& [evcon, connection] : connections_)
     evhttp_connection_set_closecb(evcon, nullptr, nullptr);
+  deferred_.clear();
   connections_.clear();
   if (http_ != nullptr) evhttp_free(http_);
 }
@@ -183,7 +186,12 @@ void HttpSite::serve(evhttp_request* request, Connection* connection) {
     hold(request, connection);
     return;
   }
-  reply(request, connection, answer(request, outcome));
+  HttpResponse response = answer(request, outcome);
+  if (response.later) {
+    defer(request, connection, outcome, std::move(response.later));
+    return;
+  }
+  reply(request, connection, finish(outcome, std::move(response)));
 }
 
 HttpResponse HttpSite::answer(evhttp_request* request, FaultOutcome outcome) {
@@ -191,12 +199,14 @@ HttpResponse HttpSite::answer(evhttp_request* request, FaultOutcome outcome) {
     ++stats_.faults.http5xx;
     return serviceUnavailable();
   }
-  HttpResponse response;
   try {
-    response = config_.handler->handle(readRequest(request));
+    return config_.handler->handle(readRequest(request));
   } catch (const std::exception&) {  // a handler bug must not take the loop down
-    response = HttpResponse::error(500, "Base.1.8.InternalError", "The handler failed.");
+    return HttpResponse::error(500, "Base.1.8.InternalError", "The handler failed.");
   }
+}
+
+HttpResponse HttpSite::finish(FaultOutcome outcome, HttpResponse response) {
   if (outcome == FaultOutcome::kMalformed && !response.body.empty()) {
     ++stats_.faults.malformed;
     response.body.resize(response.body.size() / 2);
@@ -204,7 +214,7 @@ HttpResponse HttpSite::answer(evhttp_request* request, FaultOutcome outcome) {
   return response;
 }
 
-void HttpSite::hold(evhttp_request* request, Connection* connection) {
+HttpSite::Pending& HttpSite::watchClose(evhttp_request* request, Connection* connection) {
   // libevent stops reading while a request waits for its answer, so it would not notice the
   // client leaving: watch the socket for the peer's close ourselves, and give up after the idle
   // timeout in any case.
@@ -218,6 +228,50 @@ void HttpSite::hold(evhttp_request* request, Connection* connection) {
   timeval cap{config_.idleTimeoutSeconds, 0};
   event_add(pending->timer, &cap);
   connection->pending.push_back(std::move(pending));
+  return *connection->pending.back();
+}
+
+void HttpSite::hold(evhttp_request* request, Connection* connection) {
+  watchClose(request, connection);
+}
+
+// The answer arrives through the mailbox on the loop thread, unless the client left first (its
+// connection's records, and this id, are gone then) or the engine stopped.
+void HttpSite::defer(evhttp_request* request, Connection* connection, FaultOutcome outcome,
+                     std::function<void(AnswerSink)> later) {
+  if (!config_.mailbox) {
+    reply(request, connection,
+          HttpResponse::error(500, "Base.1.8.InternalError", "The answer cannot be deferred."));
+    return;
+  }
+  Pending& pending = watchClose(request, connection);
+  pending.deferredId = nextDeferred_++;
+  pending.outcome = outcome;
+  deferred_[pending.deferredId] = &pending;
+  std::weak_ptr<Mailbox> mailbox = config_.mailbox;
+  later([mailbox, self = this, id = pending.deferredId](HttpResponse response) {
+    if (auto box = mailbox.lock()) {
+      box->post([self, id, response = std::move(response)]() mutable {
+        self->resolve(id, std::move(response));
+      });
+    }
+  });
+}
+
+void HttpSite::resolve(std::uint64_t id, HttpResponse response) {
+  auto found = deferred_.find(id);
+  if (found == deferred_.end()) return;
+  Pending* pending = found->second;
+  deferred_.erase(found);
+  Connection* connection = pending->connection;
+  auto& list = connection->pending;
+  for (auto it = list.begin(); it != list.end(); ++it) {
+    if (it->get() != pending) continue;
+    std::unique_ptr<Pending> owned = std::move(*it);
+    list.erase(it);
+    reply(owned->request, connection, finish(owned->outcome, std::move(response)));
+    return;
+  }
 }
 
 void HttpSite::onHeldDone(int, short, void* connection) {
@@ -284,6 +338,7 @@ void HttpSite::forget(evhttp_connection* evcon) {
   auto found = connections_.find(evcon);
   if (found == connections_.end()) return;
   for (auto& pending : found->second->pending) {
+    if (pending->deferredId != 0) deferred_.erase(pending->deferredId);
     // A request the client gave up on is detached from its connection and ours to free; one
     // still attached is freed by libevent with the connection.
     if (evhttp_request_get_connection(pending->request) == nullptr) {

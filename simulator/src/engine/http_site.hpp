@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "common/result.hpp"
+#include "engine/event_loop.hpp"
 #include "engine/fault_dice.hpp"
 #include "simulator/engine.hpp"
 #include "simulator/tls_identity.hpp"
@@ -39,6 +40,7 @@ struct SiteConfig {
   std::uint64_t index = 0;
   std::size_t maxBodyBytes = 0;
   int idleTimeoutSeconds = 120;
+  std::shared_ptr<Mailbox> mailbox;  // how answers that come later reach the loop
 };
 
 class HttpSite {
@@ -61,7 +63,9 @@ class HttpSite {
 
  private:
   struct Connection;
-  struct Pending;  // a request whose answer waits for its latency timer, or a held one
+  // A request whose answer waits for its latency timer, a held one, or one whose handler answers
+  // later.
+  struct Pending;
 
   static bufferevent* newBufferevent(event_base* base, void* self);
   static void onRequest(evhttp_request* request, void* self);
@@ -74,6 +78,11 @@ class HttpSite {
   void serve(evhttp_request* request, Connection* connection);
   HttpResponse answer(evhttp_request* request, FaultOutcome outcome);
   void hold(evhttp_request* request, Connection* connection);
+  Pending& watchClose(evhttp_request* request, Connection* connection);
+  void defer(evhttp_request* request, Connection* connection, FaultOutcome outcome,
+             std::function<void(AnswerSink)> later);
+  void resolve(std::uint64_t id, HttpResponse response);
+  HttpResponse finish(FaultOutcome outcome, HttpResponse response);
   void reply(evhttp_request* request, Connection* connection, HttpResponse response);
   void scheduleReset(Connection* connection);
   void finishTimer(Pending* pending);
@@ -86,6 +95,8 @@ class HttpSite {
   ConnectionTotals* totals_;
   BmcStats stats_;
   std::unordered_map<evhttp_connection*, std::unique_ptr<Connection>> connections_;
+  std::unordered_map<std::uint64_t, Pending*> deferred_;  // answers to come, by id
+  std::uint64_t nextDeferred_ = 1;
 };
 
 }  // namespace sim::engine

@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fleet/image_fetcher.hpp"
 #include "host/host_booter.hpp"
+#include "model/json_util.hpp"
 #include "simulator/control_api.hpp"
 
 namespace sim {
@@ -36,8 +38,9 @@ common::Error unknownBmc(const std::string& id) {
 struct Fleet::Impl {
   FleetSpec spec;
   std::unique_ptr<SimClock> clock;
-  // Declared before the nodes and the engine: their boot observers point at it.
+  // Declared before the nodes and the engine: their boot observers and fetchers point at them.
   std::unique_ptr<host::HostBooter> booter;
+  fleet::ImageFetchers fetchers;
   std::vector<Node> nodes;
   std::unordered_map<std::string, std::size_t> indexById;
   std::unique_ptr<Engine> engine;
@@ -55,6 +58,7 @@ struct Fleet::Impl {
   common::Result<void> createNodes(const NodeFactory& factory);
   void startHosts();
   common::Result<host::Machine> machine(const std::string& id) const;
+  double gpuSpeed(std::size_t index) const;
   common::Result<void> addNode(const NodeFactory& factory, FleetNodePlan plan, Faults faults);
 };
 
@@ -66,6 +70,9 @@ common::Result<void> Fleet::Impl::addNode(const NodeFactory& factory, FleetNodeP
   plan.clock = clock.get();
   PROV_ASSIGN(std::shared_ptr<FleetNode> node, factory(plan));
   node->setBehaviourFaults(faults.behaviour);
+  node->setImageFetcher([this](const std::string& uri, std::function<void(ImageDownload)> done) {
+    fetchers.fetch(uri, std::move(done));
+  });
   indexById.emplace(plan.id, nodes.size());
   nodes.push_back(Node{plan.id, plan.rack, plan.profile, std::move(node), faults});
   return common::success();
@@ -103,7 +110,18 @@ common::Result<host::Machine> Fleet::Impl::machine(const std::string& id) const 
   machine.seed = spec.seed ^ found->second;
   std::lock_guard lock(mutex);
   machine.gpuFaults = node.faults.host.gpuFaults;
+  machine.gpuSpeed = [this, index = found->second] { return gpuSpeed(index); };
   return machine;
+}
+
+double Fleet::Impl::gpuSpeed(std::size_t index) const {
+  std::vector<FirmwareSlowdown> rules;
+  {
+    std::lock_guard lock(mutex);
+    rules = nodes[index].faults.host.firmwareSlowdowns;
+  }
+  if (rules.empty()) return 1;
+  return firmwareGpuSpeed(rules, nodes[index].node->firmwareVersions());
 }
 
 void Fleet::Impl::startHosts() {
@@ -158,8 +176,26 @@ common::Result<std::unique_ptr<Fleet>> Fleet::start(FleetSpec spec, FleetOptions
   return fleet;
 }
 
+double firmwareGpuSpeed(const std::vector<FirmwareSlowdown>& rules,
+                        const std::vector<FirmwareVersion>& inventory) {
+  double speed = 1;
+  for (const FirmwareSlowdown& rule : rules) {
+    auto match = model::lower(rule.match);
+    for (const FirmwareVersion& member : inventory) {
+      bool named = model::lower(member.id).find(match) != std::string::npos ||
+                   model::lower(member.name).find(match) != std::string::npos;
+      if (named && member.version == rule.version) {
+        speed *= 1 - rule.percent / 100;
+        break;
+      }
+    }
+  }
+  return speed;
+}
+
 void Fleet::stop() {
   if (impl_->booter) impl_->booter->stop();  // no new boots from here on; threads joined
+  impl_->fetchers.stop();  // downloads finish; their answers still reach the running engine
   if (impl_->engine) impl_->engine->stop();
 }
 
@@ -220,7 +256,10 @@ common::Result<nlohmann::json> Fleet::snapshot(const std::string& id) const {
   const Node* node = impl_->find(id);
   if (node == nullptr) return unknownBmc(id);
   nlohmann::json snapshot = node->node->snapshot();
-  if (snapshot.is_object()) snapshot["host"] = hostStatusJson(impl_->booter->status(id));
+  if (snapshot.is_object()) {
+    snapshot["host"] = hostStatusJson(impl_->booter->status(id));
+    snapshot["host"]["gpu_speed"] = impl_->gpuSpeed(impl_->indexById.at(id));
+  }
   return snapshot;
 }
 

@@ -22,6 +22,12 @@ class ModelNode : public FleetNode {
   void setBootObserver(std::function<void(const BootEvent&)> observer) override {
     model_->setBootObserver(std::move(observer));
   }
+  void setImageFetcher(ImageFetcher fetcher) override {
+    model_->setImageFetcher(std::move(fetcher));
+  }
+  std::vector<FirmwareVersion> firmwareVersions() const override {
+    return model_->firmwareVersions();
+  }
 
  private:
   std::shared_ptr<BmcModel> model_;

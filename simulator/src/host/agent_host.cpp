@@ -56,10 +56,12 @@ class LineBuffer : public std::streambuf {
 
 // The simulated GPUs, gated on the host still being up: after a reset the old agent freezes
 // (a host that rebooted sends nothing), and when the fleet stops its calls fail.
+// Measurements are scaled by the machine's GPU speed at the time (a firmware_slowdown).
 class HostGpus : public agent::GpuBackend {
  public:
-  HostGpus(std::unique_ptr<agent::SimulatedGpuBackend> gpus, BootRun& run)
-      : gpus_(std::move(gpus)), run_(run) {}
+  HostGpus(std::unique_ptr<agent::SimulatedGpuBackend> gpus, BootRun& run,
+           std::function<double()> speed)
+      : gpus_(std::move(gpus)), run_(run), speed_(std::move(speed)) {}
   std::string name() const override { return gpus_->name(); }
   std::string driverVersion() const override { return gpus_->driverVersion(); }
   common::Result<std::vector<agent::GpuFacts>> discover() override {
@@ -68,19 +70,19 @@ class HostGpus : public agent::GpuBackend {
   }
   common::Result<double> computeTflops(int index, double seconds) override {
     PROV_TRY(up());
-    return gpus_->computeTflops(index, seconds);
+    return scaled(gpus_->computeTflops(index, seconds));
   }
   common::Result<double> hbmBandwidthGbps(int index, double seconds) override {
     PROV_TRY(up());
-    return gpus_->hbmBandwidthGbps(index, seconds);
+    return scaled(gpus_->hbmBandwidthGbps(index, seconds));
   }
   common::Result<double> pcieBandwidthGbps(int index, bool toDevice, double seconds) override {
     PROV_TRY(up());
-    return gpus_->pcieBandwidthGbps(index, toDevice, seconds);
+    return scaled(gpus_->pcieBandwidthGbps(index, toDevice, seconds));
   }
   common::Result<double> peerBandwidthGbps(int from, int to, double seconds) override {
     PROV_TRY(up());
-    return gpus_->peerBandwidthGbps(from, to, seconds);
+    return scaled(gpus_->peerBandwidthGbps(from, to, seconds));
   }
   common::Result<agent::HealthSample> sampleHealth(int index) override {
     PROV_TRY(up());
@@ -92,8 +94,13 @@ class HostGpus : public agent::GpuBackend {
     if (run_.holdIfGone()) return common::success();
     return common::unavailable("host_powered_off", "the simulated host was powered off");
   }
+  common::Result<double> scaled(common::Result<double> figure) const {
+    if (!figure || !speed_) return figure;
+    return *figure * speed_();
+  }
   std::unique_ptr<agent::SimulatedGpuBackend> gpus_;
   BootRun& run_;
+  std::function<double()> speed_;
 };
 
 agent::ServiceClientOptions clientOptions(const AgentLaunch& launch, BootRun& run,
@@ -139,7 +146,7 @@ common::Result<int> runHostAgent(const AgentLaunch& launch, BootRun& run,
   agent::SimConfig config = simConfigFor(launch.machine, launch.timeScale);
   agent::HostFacts facts{config.host_serial, config.nics};
   PROV_ASSIGN(auto gpus, agent::SimulatedGpuBackend::create(std::move(config)));
-  HostGpus backend(std::move(gpus), run);
+  HostGpus backend(std::move(gpus), run, launch.machine.gpuSpeed);
   PROV_ASSIGN(agent::ServiceClient client,
               agent::ServiceClient::create(clientOptions(launch, run, logLine)));
   LineBuffer buffer(logLine);

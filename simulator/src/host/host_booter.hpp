@@ -26,6 +26,8 @@ struct Machine {
   BmcIdentity identity;
   std::vector<agent::SimFault> gpuFaults;
   std::uint64_t seed = 1;
+  // The GPUs' speed now (1: nominal; firmware_slowdown lowers it), asked at each measurement.
+  std::function<double()> gpuSpeed;
 };
 using MachineLookup = std::function<common::Result<Machine>(const std::string& id)>;
 

@@ -40,6 +40,9 @@ HttpResponse handlePost(ModelState& s, const std::string& path, const HttpReques
   if (samePath(b, path, b.simpleUpdateTarget)) return model::simpleUpdate(s, *body);
   if (samePath(b, path, b.managerResetToDefaultsTarget)) return model::resetManagerToDefaults(s);
   if (samePath(b, path, b.dellJobsPath)) return model::createDellJob(s, *body);
+  for (const auto& [target, chassis] : b.chassisResets) {
+    if (samePath(b, path, target)) return model::resetChassis(s, chassis, *body);
+  }
   for (const auto& [target, drive] : b.secureErase) {
     if (samePath(b, path, target)) return model::secureErase(s, drive);
   }
@@ -137,15 +140,35 @@ BmcModel::~BmcModel() = default;
 HttpResponse BmcModel::handle(const HttpRequest& request) {
   std::vector<BootEvent> events;
   std::function<void(const BootEvent&)> observer;
+  std::optional<model::UpdateRequest> download;
+  ImageFetcher fetcher;
   HttpResponse response;
   {
     std::lock_guard lock(state_->mutex);
     response = dispatch(*state_, request);
     events.swap(state_->pendingBootEvents);
     observer = state_->bootObserver;
+    download.swap(state_->pendingDownload);
+    fetcher = fetcher_;
   }
   if (observer) {
     for (const auto& event : events) observer(event);
+  }
+  if (download && fetcher) {
+    // Like a BMC that pulls the image before it answers SimpleUpdate: the fetcher downloads it
+    // off the engine's loop, and the answer (202 with the task, or 400) follows.
+    response = HttpResponse{};
+    response.later = [state = state_.get(), fetcher,
+                      update = std::move(*download)](AnswerSink sink) {
+      fetcher(update.image, [state, update, sink](ImageDownload image) {
+        HttpResponse answer;
+        {
+          std::lock_guard lock(state->mutex);
+          answer = model::startUpdate(*state, update, image);
+        }
+        sink(std::move(answer));
+      });
+    };
   }
   return response;
 }
@@ -179,7 +202,35 @@ BmcIdentity BmcModel::identity() const {
 
 bool BmcModel::reachable() const {
   std::lock_guard lock(state_->mutex);
+  model::advanceTasks(*state_);  // a task that just ended may have restarted the BMC
   return !state_->vanishedUntil || state_->now() >= *state_->vanishedUntil;
+}
+
+void BmcModel::setImageFetcher(ImageFetcher fetcher) {
+  std::lock_guard lock(state_->mutex);
+  fetcher_ = std::move(fetcher);
+  state_->downloadsImages = static_cast<bool>(fetcher_);
+}
+
+std::vector<FirmwareVersion> BmcModel::firmwareVersions() const {
+  std::lock_guard lock(state_->mutex);
+  auto& s = *state_;
+  model::advanceTasks(s);
+  std::vector<FirmwareVersion> out;
+  const auto* collection = s.profile->find(s.behaviour().firmwareInventory);
+  for (const auto& link :
+       collection ? model::memberLinks(*collection) : std::vector<std::string>{}) {
+    auto path = s.profile->canonicalPath(link);
+    const auto* body = path.empty() ? nullptr : s.profile->find(path);
+    if (body == nullptr) continue;
+    FirmwareVersion entry{path, model::stringAt(*body, "Id"), model::stringAt(*body, "Name"),
+                          model::stringAt(*body, "Version")};
+    auto change = s.firmware.find(path);
+    if (change != s.firmware.end() && !change->second.awaiting)
+      entry.version = change->second.version;
+    out.push_back(std::move(entry));
+  }
+  return out;
 }
 
 void BmcModel::setFaults(const BehaviourFaults& faults) {
@@ -207,7 +258,12 @@ nlohmann::json BmcModel::snapshot() const {
   }
   nlohmann::json firmware = nlohmann::json::object();
   for (const auto& [path, change] : s.firmware) {
-    firmware[path] = {{"version", change.version}, {"awaitingReset", change.awaitingReset}};
+    std::string awaiting = "nothing";
+    if (change.awaiting == FirmwareApply::kHostReset) awaiting = "host_reset";
+    if (change.awaiting == FirmwareApply::kPowerCycle) awaiting = "power_cycle";
+    firmware[path] = {{"version", change.version},
+                      {"awaiting", awaiting},
+                      {"awaitingReset", change.awaiting.has_value()}};
   }
   nlohmann::json subscriptions = nlohmann::json::array();
   for (const auto& [path, body] : s.subscriptions) subscriptions.push_back(path);
@@ -223,6 +279,7 @@ nlohmann::json BmcModel::snapshot() const {
           {"tasks", model::taskSummaries(s)},
           {"sessions", s.sessions.size()},
           {"subscriptions", subscriptions},
+          {"chassisPower", s.chassisOff ? "Off" : "On"},
           {"reachable", !s.vanishedUntil || s.now() >= *s.vanishedUntil}};
 }
 

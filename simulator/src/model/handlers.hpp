@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -54,13 +55,33 @@ HttpResponse resetBios(ModelState& state);
 HttpResponse createDellJob(ModelState& state, const nlohmann::json& body);
 void applyBiosOnReset(ModelState& state);
 
+// power_boot.cpp: Chassis.Reset on `chassis` (ForceOff then On is the AC/aux power cycle).
+HttpResponse resetChassis(ModelState& state, const std::string& chassis,
+                          const nlohmann::json& body);
+
+// firmware_update.cpp
+// Dotted-numeric comparison, part by part (numbers as numbers, other parts as text, missing
+// parts as 0): <0, 0, >0.
+int compareFirmwareVersions(std::string_view a, std::string_view b);
+// With an http(s) ImageURI and an image fetcher: sets state.pendingDownload and returns an empty
+// answer (BmcModel answers once the image is fetched, with startUpdate).
+HttpResponse simpleUpdate(ModelState& state, const nlohmann::json& body);
+HttpResponse pushUpdate(ModelState& state, const HttpRequest& request, bool multipart);
+HttpResponse startUpdate(ModelState& state, const UpdateRequest& request,
+                         const ImageDownload& image);
+
 // tasks_firmware.cpp
 void advanceTasks(ModelState& state);
 void applyFirmwareOnReset(ModelState& state);
-HttpResponse simpleUpdate(ModelState& state, const nlohmann::json& body);
-HttpResponse pushUpdate(ModelState& state, const HttpRequest& request, bool multipart);
+void applyFirmwareOnPowerCycle(ModelState& state);
+std::string installedVersion(const ModelState& state, const std::string& path);
+std::string newTaskId(ModelState& state);
+HttpResponse acceptTask(ModelState& state, Task task);
 HttpResponse secureErase(ModelState& state, const std::string& drive);
 std::optional<nlohmann::json> renderTask(const ModelState& state, const std::string& path);
+// Dell: the job a firmware task is (Oem/Dell/Jobs/<task id>), and the ids of all of them.
+std::optional<nlohmann::json> renderFirmwareJob(const ModelState& state, const std::string& path);
+std::vector<std::string> firmwareJobIds(const ModelState& state);
 nlohmann::json taskSummaries(const ModelState& state);
 
 }  // namespace sim::model

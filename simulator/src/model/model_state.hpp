@@ -46,12 +46,24 @@ struct Task {
   bool hung = false;
   bool finished = false;             // completion effects applied
   std::vector<std::string> targets;  // FirmwareInventory paths, or the drive
-  std::string version;
+  std::string version;               // what it installs; empty: each target's version bumped
+  std::string failure;               // not empty: the task ends in Exception with this message
+  bool keepVersions = false;         // ends Completed/OK without changing a version (fault)
 };
 
+// A flashed version; `awaiting` says what must happen before the inventory shows it.
 struct FirmwareChange {
   std::string version;
-  bool awaitingReset = false;
+  std::optional<FirmwareApply> awaiting;
+};
+
+// A firmware update asked for, waiting on its image (SimpleUpdate with an http(s) ImageURI).
+struct UpdateRequest {
+  std::string image;                 // the ImageURI, or empty for a push
+  std::vector<std::string> targets;  // canonical FirmwareInventory paths
+  bool force = false;                // ForceUpdate
+  std::string oemVersion;            // Oem.Simulator.Version (tests of the model)
+  std::string pushed;                // a push's image bytes (UpdateFile part or raw body)
 };
 
 struct ModelState {
@@ -94,7 +106,10 @@ struct ModelState {
   std::optional<double> vanishedUntil;
   std::string loginAccount;  // the Accounts member that holds `credentials`
   int nextId = 1;
-  std::vector<BootEvent> pendingBootEvents;  // delivered outside the lock
+  std::vector<BootEvent> pendingBootEvents;      // delivered outside the lock
+  bool downloadsImages = false;                  // an image fetcher is attached (BmcModel)
+  std::optional<UpdateRequest> pendingDownload;  // fetched outside the lock, answered later
+  bool chassisOff = false;  // Chassis.Reset ForceOff seen and not yet On: AC/aux power is off
 
   double now() const { return clock.now(); }
   double uniform() {  // deterministic RNG in [0, 1)

@@ -110,6 +110,45 @@ HttpResponse resetSystem(ModelState& s, const nlohmann::json& body) {
   return noContent();
 }
 
+// Chassis.Reset: ForceOff (or GracefulShutdown) takes the host down with the chassis's AC/aux
+// power; the next On (or a restart) brings both back, and firmware that waits for a power cycle
+// (HGX baseboards) shows its new version from then on. The host boots when it powers on.
+HttpResponse resetChassis(ModelState& s, const std::string& chassis, const nlohmann::json& body) {
+  const auto& types = s.behaviour().chassisResetTypes;
+  auto allowed = types.count(chassis) ? types.at(chassis) : std::vector<std::string>{};
+  const auto* type = member(body, "ResetType");
+  if (!type) {
+    return redfishError(s, 400, "ActionParameterMissing",
+                        "The action Chassis.Reset requires the parameter ResetType to be present "
+                        "in the request body.",
+                        {"Chassis.Reset", "ResetType"}, "#/ResetType");
+  }
+  auto value = type->is_string() ? type->get<std::string>() : type->dump();
+  if (!type->is_string() || !contains(allowed, value)) {
+    return redfishError(s, 400, "ActionParameterValueNotInList",
+                        "The value '" + value +
+                            "' for the parameter ResetType in the action Chassis.Reset is not in "
+                            "the list of acceptable values.",
+                        {value, "ResetType", "Chassis.Reset"}, "#/ResetType");
+  }
+  bool off = !s.power.on || s.chassisOff;
+  if (s.behaviour().redundantPowerConflict &&
+      ((value == "On" && !off) || (value == "ForceOff" && off))) {
+    return redfishError(s, 409, "OperationNotAllowed",
+                        std::string("Chassis is already powered ") + (off ? "OFF." : "ON."));
+  }
+  if (value == "ForceOff" || value == "GracefulShutdown") {
+    powerOff(s, value == "GracefulShutdown");
+    s.chassisOff = true;
+    return noContent();
+  }
+  if (s.chassisOff || value == "PowerCycle") applyFirmwareOnPowerCycle(s);
+  s.chassisOff = false;
+  bool restart = value != "On" && value != "ForceOn";
+  if (!s.power.on || restart) powerOn(s);
+  return noContent();
+}
+
 HttpResponse patchSystem(ModelState& s, const std::string& system, const nlohmann::json& body) {
   const auto& b = s.behaviour();
   const auto* boot = member(body, "Boot");

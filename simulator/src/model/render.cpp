@@ -23,7 +23,17 @@ void overlayBios(const ModelState& s, const std::string& path, nlohmann::json& b
 
 void overlayFirmware(const ModelState& s, const std::string& path, nlohmann::json& body) {
   auto it = s.firmware.find(path);
-  if (it != s.firmware.end() && !it->second.awaitingReset) body["Version"] = it->second.version;
+  if (it != s.firmware.end() && !it->second.awaiting) body["Version"] = it->second.version;
+}
+
+// Supermicro HGX: the main chassis gets the Chassis.Reset (ForceOff, On) an AC cycle needs.
+void overlayChassisReset(const ModelState& s, const std::string& path, nlohmann::json& body) {
+  const auto& b = s.behaviour();
+  if (b.addedChassisReset.empty() || path != b.addedChassisReset || !body.is_object()) return;
+  auto& actions = body["Actions"];
+  if (!actions.is_object()) actions = nlohmann::json::object();
+  actions["#Chassis.Reset"] = {{"target", path + "/Actions/Chassis.Reset"},
+                               {"ResetType@Redfish.AllowableValues", b.chassisResetTypes.at(path)}};
 }
 
 void overlaySystem(const ModelState& s, const std::string& path, nlohmann::json& body) {
@@ -66,6 +76,7 @@ void overlayCollection(ModelState& s, const std::string& path, nlohmann::json& b
     for (const auto& [member, sub] : s.subscriptions) extra.push_back(member);
   } else if (path == b.dellJobsPath) {
     for (const auto& job : s.jobs) extra.push_back(path + "/" + job);
+    for (const auto& job : firmwareJobIds(s)) extra.push_back(path + "/" + job);
   } else {
     return;
   }
@@ -105,11 +116,13 @@ std::optional<nlohmann::json> render(ModelState& s, const std::string& path, boo
   } else {
     body = renderDynamic(s, path);
     if (!body) body = renderTask(s, path);
+    if (!body) body = renderFirmwareJob(s, path);
     if (!body) return std::nullopt;
   }
   overlaySystem(s, path, *body);
   overlayBios(s, path, *body);
   overlayFirmware(s, path, *body);
+  overlayChassisReset(s, path, *body);
   overlayFaults(s, path, *body);
   overlayCollection(s, path, *body);
   if (withEtag && body->is_object()) (*body)["@odata.etag"] = etagOf(*body);

@@ -1,6 +1,7 @@
-// Firmware updates (SimpleUpdate, multipart and plain HTTP push) and Drive.SecureErase run as
-// tasks that progress with simulated time. A finished update changes the targeted
-// FirmwareInventory versions; BIOS/UEFI images wait for the next host boot.
+// Tasks (firmware updates, Drive.SecureErase) progress with simulated time. A finished update
+// changes the targeted FirmwareInventory versions when its component applies it: at once, after
+// the next host boot (BIOS/UEFI), after an AC/aux power cycle (HGX), or with a BMC restart (the
+// BMC's own firmware). On Dell each firmware task is also a job (Oem/Dell/Jobs/JID_...).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -11,8 +12,8 @@
 namespace sim::model {
 namespace {
 
-constexpr double kFirstPercent = 5;          // what a task reports once accepted
-constexpr double kVanishedAfterUpdate = 60;  // the BMC reboots after flashing itself
+constexpr double kFirstPercent = 5;  // what a task reports once accepted
+constexpr double kSecondsPerMinute = 60;
 
 std::string tasksRoot(const ModelState& s) {
   auto root = s.behaviour().tasksPath;
@@ -23,8 +24,12 @@ std::string taskPath(const ModelState& s, const Task& task) {
   return tasksRoot(s) + "/" + task.id;
 }
 
+double endOf(const Task& task) {
+  return task.start + task.duration;
+}
+
 bool finishedAt(const Task& task, double now) {
-  return !task.hung && now >= task.start + task.duration;
+  return !task.hung && now >= endOf(task);
 }
 
 int percentOf(const Task& task, double now) {
@@ -32,6 +37,11 @@ int percentOf(const Task& task, double now) {
   if (task.hung) return static_cast<int>(kFirstPercent);
   double fraction = (now - task.start) / task.duration;
   return static_cast<int>(std::clamp(std::floor(fraction * 100), kFirstPercent, 99.0));
+}
+
+std::string stateOf(const Task& task, double now) {
+  if (!finishedAt(task, now)) return "Running";
+  return task.failure.empty() ? "Completed" : "Exception";
 }
 
 // "2.19.1" -> "2.19.2": the last run of digits goes up by one.
@@ -45,47 +55,100 @@ std::string bumpVersion(const std::string& version) {
   return version.substr(0, begin) + bumped + version.substr(end + 1);
 }
 
-bool needsHostReset(const ModelState& s, const std::string& path) {
-  const auto* body = s.profile->find(path);
-  auto text = lower(path + " " + (body ? stringAt(*body, "Name") : std::string{}));
-  return text.find("bios") != std::string::npos || text.find("uefi") != std::string::npos;
-}
-
-std::vector<std::string> inventory(const ModelState& s) {
-  std::vector<std::string> out;
-  const auto* collection = s.profile->find(s.behaviour().firmwareInventory);
-  for (const auto& link : collection ? memberLinks(*collection) : std::vector<std::string>{}) {
-    auto path = s.profile->canonicalPath(link);
-    if (!path.empty()) out.push_back(path);
-  }
-  return out;
-}
-
-// Without Targets: the inventory entries named in the image file name, else the first updateable.
-std::vector<std::string> defaultTargets(const ModelState& s, const std::string& image) {
-  auto name = lower(
-      image.substr(image.find_last_of('/') == std::string::npos ? 0 : image.find_last_of('/') + 1));
-  std::vector<std::string> named;
-  std::string firstUpdateable;
-  for (const auto& path : inventory(s)) {
+std::optional<FirmwareApply> applyOf(const ModelState& s, const std::string& path) {
+  const auto& table = s.behaviour().firmwareApply;
+  auto it = table.find(path);
+  if (it == table.end()) {  // classified immediate, or outside the collection: BIOS by name
     const auto* body = s.profile->find(path);
-    auto id = lower(body ? stringAt(*body, "Id") : std::string{});
-    if (!name.empty() && id.size() >= 3 && name.find(id) != std::string::npos)
-      named.push_back(path);
-    const auto* updateable = body ? member(*body, "Updateable") : nullptr;
-    if (firstUpdateable.empty() && updateable && *updateable == true) firstUpdateable = path;
+    auto text = lower(path + " " + (body ? stringAt(*body, "Name") : std::string{}));
+    bool bios = text.find("bios") != std::string::npos || text.find("uefi") != std::string::npos;
+    return bios ? std::optional(FirmwareApply::kHostReset) : std::nullopt;
   }
-  if (named.empty() && !firstUpdateable.empty()) named.push_back(firstUpdateable);
-  return named;
+  if (it->second == FirmwareApply::kImmediate || it->second == FirmwareApply::kBmcRestart) {
+    return std::nullopt;  // a restarting BMC is unreachable until it shows the new version
+  }
+  return it->second;
 }
 
-std::string requestedVersion(const nlohmann::json& parameters) {
-  const auto* oem = member(parameters, "Oem");
-  const auto* ours = oem ? member(*oem, "Simulator") : nullptr;
-  return ours ? stringAt(*ours, "Version") : std::string{};
+bool restartsBmc(const ModelState& s, const std::string& path) {
+  auto it = s.behaviour().firmwareApply.find(path);
+  return it != s.behaviour().firmwareApply.end() && it->second == FirmwareApply::kBmcRestart;
 }
 
-HttpResponse accepted(ModelState& s, Task task) {
+void awayUntil(ModelState& s, double until) {
+  s.vanishedUntil = std::max(s.vanishedUntil.value_or(until), until);
+  s.sessions.clear();  // a BMC that rebooted knows no session
+}
+
+void complete(ModelState& s, Task& task) {
+  task.finished = true;
+  if (task.kind != TaskKind::kFirmware || !task.failure.empty()) return;
+  const auto end = endOf(task);
+  if (s.faults.awayAfterUpdateMinutes > 0) {
+    awayUntil(s, end + s.faults.awayAfterUpdateMinutes * kSecondsPerMinute);
+  }
+  if (task.keepVersions) return;
+  bool restart = false;
+  for (const auto& target : task.targets) {
+    auto version = task.version.empty() ? bumpVersion(installedVersion(s, target)) : task.version;
+    s.firmware[target] = FirmwareChange{version, applyOf(s, target)};
+    restart = restart || restartsBmc(s, target);
+  }
+  if (restart) awayUntil(s, end + s.faults.bmcRestartSeconds);
+}
+
+std::string targetNames(const ModelState& s, const Task& task) {
+  std::string names;
+  for (const auto& target : task.targets) {
+    const auto* body = s.profile->find(target);
+    auto name = body ? stringAt(*body, "Name") : std::string{};
+    if (name.empty()) name = target.substr(target.rfind('/') + 1);
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  return names;
+}
+
+nlohmann::json taskMessage(const Task& task, double now) {
+  auto state = stateOf(task, now);
+  if (state == "Exception") {
+    return {{"MessageId", "TaskEvent.1.0.3.TaskAborted"},
+            {"Message", task.failure},
+            {"MessageArgs", nlohmann::json::array({task.id})},
+            {"Severity", "Critical"}};
+  }
+  bool done = state == "Completed";
+  return {{"MessageId", done ? "TaskEvent.1.0.3.TaskCompletedOK" : "TaskEvent.1.0.3.TaskStarted"},
+          {"Message", done ? "The task completed." : "The task started."},
+          {"MessageArgs", nlohmann::json::array({task.id})},
+          {"Severity", "OK"}};
+}
+
+const Task* findTask(const ModelState& s, const std::string& id) {
+  for (const auto& task : s.tasks) {
+    if (task.id == id) return &task;
+  }
+  return nullptr;
+}
+
+bool dellJobs(const ModelState& s) {
+  return !s.behaviour().dellJobsPath.empty();
+}
+
+}  // namespace
+
+std::string installedVersion(const ModelState& s, const std::string& path) {
+  if (auto it = s.firmware.find(path); it != s.firmware.end()) return it->second.version;
+  const auto* body = s.profile->find(path);
+  return body ? stringAt(*body, "Version") : std::string{};
+}
+
+std::string newTaskId(ModelState& s) {
+  // iDRAC: a task is named after its job.
+  if (dellJobs(s)) return "JID_" + std::to_string(900000000000LL + s.nextId++);
+  return freshId(s, tasksRoot(s));
+}
+
+HttpResponse acceptTask(ModelState& s, Task task) {
   s.tasks.push_back(std::move(task));
   const auto& stored = s.tasks.back();
   auto path = taskPath(s, stored);
@@ -95,73 +158,6 @@ HttpResponse accepted(ModelState& s, Task task) {
   return response;
 }
 
-HttpResponse startUpdate(ModelState& s, const nlohmann::json& parameters,
-                         const std::string& image) {
-  Task task;
-  task.id = freshId(s, tasksRoot(s));
-  task.start = s.now();
-  task.duration = s.behaviour().firmwareTaskSeconds;
-  task.hung = s.faults.hungTasks;
-  task.version = requestedVersion(parameters);
-  if (const auto* targets = member(parameters, "Targets")) {
-    for (const auto& target : stringsAt(parameters, "Targets")) {
-      auto path = s.profile->canonicalPath(target);
-      if (path.empty()) {
-        return redfishError(
-            s, 400, "ActionParameterValueNotInList",
-            "The value '" + target +
-                "' for the parameter Targets in the action "
-                "UpdateService.SimpleUpdate is not in the list of acceptable values.",
-            {target, "Targets", "UpdateService.SimpleUpdate"}, "#/Targets");
-      }
-      task.targets.push_back(path);
-    }
-    if (!targets->is_array()) task.targets.clear();
-  }
-  if (task.targets.empty()) task.targets = defaultTargets(s, image);
-  if (s.faults.vanishDuringFirmwareUpdate) {
-    s.vanishedUntil = task.start + task.duration + kVanishedAfterUpdate;
-  }
-  return accepted(s, std::move(task));
-}
-
-// The JSON of the multipart part named UpdateParameters, or an empty object.
-nlohmann::json updateParameters(const HttpRequest& request) {
-  auto type = std::string(request.header("content-type"));
-  auto at = type.find("boundary=");
-  auto named = request.body.find("name=\"UpdateParameters\"");
-  if (at == std::string::npos || named == std::string::npos) return nlohmann::json::object();
-  auto boundary = "--" + type.substr(at + 9);
-  if (boundary.size() > 2 && boundary.back() == '"') boundary.pop_back();
-  std::erase(boundary, '"');
-  boundary = "--" + boundary.substr(2);
-  auto start = request.body.find("\r\n\r\n", named);
-  if (start == std::string::npos) return nlohmann::json::object();
-  start += 4;
-  auto end = request.body.find(boundary, start);
-  auto part =
-      request.body.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  auto parsed = nlohmann::json::parse(part, nullptr, false);
-  return parsed.is_object() ? parsed : nlohmann::json::object();
-}
-
-std::string originalVersion(const ModelState& s, const std::string& path) {
-  if (auto it = s.firmware.find(path); it != s.firmware.end()) return it->second.version;
-  const auto* body = s.profile->find(path);
-  return body ? stringAt(*body, "Version") : std::string{};
-}
-
-void complete(ModelState& s, Task& task) {
-  task.finished = true;
-  if (task.kind != TaskKind::kFirmware) return;
-  for (const auto& target : task.targets) {
-    auto version = task.version.empty() ? bumpVersion(originalVersion(s, target)) : task.version;
-    s.firmware[target] = FirmwareChange{version, needsHostReset(s, target)};
-  }
-}
-
-}  // namespace
-
 void advanceTasks(ModelState& s) {
   for (auto& task : s.tasks) {
     if (!task.finished && finishedAt(task, s.now())) complete(s, task);
@@ -169,28 +165,15 @@ void advanceTasks(ModelState& s) {
 }
 
 void applyFirmwareOnReset(ModelState& s) {
-  for (auto& [path, change] : s.firmware) change.awaitingReset = false;
+  for (auto& [path, change] : s.firmware) {
+    if (change.awaiting == FirmwareApply::kHostReset) change.awaiting.reset();
+  }
 }
 
-HttpResponse simpleUpdate(ModelState& s, const nlohmann::json& body) {
-  auto image = stringAt(body, "ImageURI");
-  if (image.empty()) {
-    return redfishError(s, 400, "ActionParameterMissing",
-                        "The action UpdateService.SimpleUpdate requires the parameter ImageURI to "
-                        "be present in the request body.",
-                        {"UpdateService.SimpleUpdate", "ImageURI"}, "#/ImageURI");
+void applyFirmwareOnPowerCycle(ModelState& s) {
+  for (auto& [path, change] : s.firmware) {
+    if (change.awaiting == FirmwareApply::kPowerCycle) change.awaiting.reset();
   }
-  return startUpdate(s, body, image);
-}
-
-HttpResponse pushUpdate(ModelState& s, const HttpRequest& request, bool multipart) {
-  if (request.body.empty()) {
-    return redfishError(s, 400, "ActionParameterMissing",
-                        "The firmware image is missing from the request body.",
-                        {"UpdateService", "UpdateFile"});
-  }
-  auto parameters = multipart ? updateParameters(request) : nlohmann::json::object();
-  return startUpdate(s, parameters, {});
 }
 
 HttpResponse secureErase(ModelState& s, const std::string& drive) {
@@ -201,14 +184,14 @@ HttpResponse secureErase(ModelState& s, const std::string& drive) {
   task.duration = s.behaviour().secureEraseSeconds;
   task.hung = s.faults.hungTasks;
   task.targets = {drive};
-  return accepted(s, std::move(task));
+  return acceptTask(s, std::move(task));
 }
 
 std::optional<nlohmann::json> renderTask(const ModelState& s, const std::string& path) {
   for (const auto& task : s.tasks) {
     auto own = taskPath(s, task);
     if (path != own && path != own + "/Monitor") continue;
-    bool done = finishedAt(task, s.now());
+    auto state = stateOf(task, s.now());
     bool firmware = task.kind == TaskKind::kFirmware;
     nlohmann::json targets = nlohmann::json::array();
     for (const auto& target : task.targets) targets.push_back({{"@odata.id", target}});
@@ -217,28 +200,63 @@ std::optional<nlohmann::json> renderTask(const ModelState& s, const std::string&
         {"@odata.type", "#Task.v1_4_3.Task"},
         {"Id", task.id},
         {"Name", firmware ? "Firmware Update" : "Drive Secure Erase"},
-        {"TaskState", done ? "Completed" : "Running"},
-        {"TaskStatus", "OK"},
+        {"TaskState", state},
+        {"TaskStatus", state == "Exception" ? "Critical" : "OK"},
         {"PercentComplete", percentOf(task, s.now())},
         {"TaskMonitor", own + "/Monitor"},
         {"Payload", {{"TargetUri", task.targets.empty() ? std::string{} : task.targets.front()}}},
-        {"Messages", nlohmann::json::array(
-                         {{{"MessageId", done ? "TaskEvent.1.0.3.TaskCompletedOK"
-                                              : "TaskEvent.1.0.3.TaskStarted"},
-                           {"Message", done ? "The task completed." : "The task started."}}})},
+        {"Messages", nlohmann::json::array({taskMessage(task, s.now())})},
         {"Oem", {{"Simulator", {{"Targets", targets}}}}}};
   }
   return std::nullopt;
 }
 
+std::optional<nlohmann::json> renderFirmwareJob(const ModelState& s, const std::string& path) {
+  const auto& jobs = s.behaviour().dellJobsPath;
+  if (jobs.empty() || !path.starts_with(jobs + "/")) return std::nullopt;
+  const Task* task = findTask(s, path.substr(jobs.size() + 1));
+  if (task == nullptr || task->kind != TaskKind::kFirmware) return std::nullopt;
+  auto state = stateOf(*task, s.now());
+  bool failed = state == "Exception", done = state == "Completed";
+  return nlohmann::json{{"@odata.id", path},
+                        {"@odata.type", "#DellJob.v1_5_0.DellJob"},
+                        {"Id", task->id},
+                        {"JobType", "FirmwareUpdate"},
+                        {"Name", "Firmware Update: " + targetNames(s, *task)},
+                        {"JobState", failed ? "Failed"
+                                     : done ? "Completed"
+                                            : "Running"},
+                        {"PercentComplete", percentOf(*task, s.now())},
+                        {"MessageId", failed ? "RED007"
+                                      : done ? "PR19"
+                                             : "RED106"},
+                        {"Message", failed ? task->failure
+                                    : done ? "Job completed successfully."
+                                           : "Package successfully downloaded."},
+                        {"TargetSettingsURI", nullptr}};
+}
+
+std::vector<std::string> firmwareJobIds(const ModelState& s) {
+  std::vector<std::string> ids;
+  if (!dellJobs(s)) return ids;
+  for (const auto& task : s.tasks) {
+    if (task.kind == TaskKind::kFirmware) ids.push_back(task.id);
+  }
+  return ids;
+}
+
 nlohmann::json taskSummaries(const ModelState& s) {
   auto out = nlohmann::json::array();
   for (const auto& task : s.tasks) {
-    out.push_back({{"id", task.id},
-                   {"kind", task.kind == TaskKind::kFirmware ? "firmware" : "secureErase"},
-                   {"state", finishedAt(task, s.now()) ? "Completed" : "Running"},
-                   {"percent", percentOf(task, s.now())},
-                   {"targets", task.targets}});
+    nlohmann::json summary = {
+        {"id", task.id},
+        {"kind", task.kind == TaskKind::kFirmware ? "firmware" : "secureErase"},
+        {"state", stateOf(task, s.now())},
+        {"percent", percentOf(task, s.now())},
+        {"targets", task.targets}};
+    if (task.kind == TaskKind::kFirmware) summary["version"] = task.version;
+    if (!task.failure.empty()) summary["failure"] = task.failure;
+    out.push_back(std::move(summary));
   }
   return out;
 }

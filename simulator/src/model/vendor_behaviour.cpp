@@ -3,6 +3,7 @@
 #include "model/vendor_behaviour.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include "model/json_util.hpp"
 
@@ -183,6 +184,63 @@ void scanTree(const Profile& profile, VendorBehaviour& b) {
   }
 }
 
+bool hasToken(const std::string& text, std::string_view word) {
+  std::string token;
+  for (char c : text + " ") {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      token += c;
+    } else {
+      if (token == word) return true;
+      token.clear();
+    }
+  }
+  return false;
+}
+
+// Where a flashed version shows, from the member's Id and Name: HGX baseboard parts (GPU,
+// NVSwitch, HGX_*) after an AC/aux power cycle; BIOS/UEFI after a host boot; the BMC's own
+// firmware (BMC, iDRAC, iLO) after the BMC restarts; everything else at once.
+FirmwareApply classifyFirmware(bool hgx, const std::string& id, const std::string& name) {
+  auto text = lower(id + " " + name);
+  auto has = [&text](std::string_view word) { return text.find(word) != std::string::npos; };
+  if (hgx && (lower(id).starts_with("hgx_") || has("gpu") || has("nvswitch"))) {
+    return FirmwareApply::kPowerCycle;
+  }
+  if (has("bios") || has("uefi")) return FirmwareApply::kHostReset;
+  if (has("bmc") || has("idrac") || hasToken(text, "ilo")) return FirmwareApply::kBmcRestart;
+  return FirmwareApply::kImmediate;
+}
+
+void classifyFirmware(const TreeReader& tree, VendorBehaviour& b) {
+  std::vector<std::pair<std::string, const nlohmann::json*>> members;
+  bool hgx = false;
+  for (const auto& link : memberLinks(tree.at(b.firmwareInventory))) {
+    const auto& body = tree.at(link);
+    members.emplace_back(tree.canonical(link), &body);
+    hgx = hgx || lower(stringAt(body, "Id")).starts_with("hgx_");
+  }
+  for (const auto& [path, body] : members) {
+    auto apply = classifyFirmware(hgx, stringAt(*body, "Id"), stringAt(*body, "Name"));
+    if (!path.empty() && apply != FirmwareApply::kImmediate) b.firmwareApply[path] = apply;
+  }
+  if (hgx && !b.mainChassis.empty() && b.chassisResetTypes.count(b.mainChassis) == 0) {
+    b.addedChassisReset = b.mainChassis;
+    b.chassisResets[b.mainChassis + "/Actions/Chassis.Reset"] = b.mainChassis;
+    b.chassisResetTypes[b.mainChassis] = {"On", "ForceOff"};
+  }
+}
+
+void readChassisResets(const TreeReader& tree, const Profile& profile, VendorBehaviour& b) {
+  for (const auto& [path, body] : profile.resources->items()) {
+    const auto& reset = actionOf(body, "#Chassis.Reset");
+    auto target = stringAt(reset, "target");
+    if (target.empty() || !path.starts_with("/redfish/v1/Chassis/")) continue;
+    b.chassisResets[target] = path;
+    auto types = actionValues(tree, reset, "ResetType");
+    b.chassisResetTypes[path] = types.empty() ? std::vector<std::string>{"On", "ForceOff"} : types;
+  }
+}
+
 // The per-vendor table: limits and quirks the recording cannot show.
 void applyVendorTable(VendorBehaviour& b) {
   switch (b.vendor) {
@@ -236,6 +294,8 @@ VendorBehaviour deriveBehaviour(const Profile& profile) {
   readServices(tree, root, b);
   readManager(tree, root, b);
   scanTree(profile, b);
+  readChassisResets(tree, profile, b);
+  classifyFirmware(tree, b);
   applyVendorTable(b);
   return b;
 }

@@ -1,6 +1,7 @@
 #include "simulator/support/model_support.hpp"
 
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 namespace modeltest {
@@ -55,7 +56,32 @@ sim::HttpResponse Bmc::send(const std::string& method, const std::string& path,
     headers.emplace_back("authorization", basicAuth(kCredentials.username, kCredentials.password));
   request.headers = std::move(headers);
   if (!body.is_null()) request.body = body.dump();
-  return model->handle(request);
+  auto response = model->handle(request);
+  if (!response.later) return response;
+  std::optional<sim::HttpResponse> answer;
+  response.later([&answer](sim::HttpResponse later) { answer = std::move(later); });
+  if (!answer) throw std::runtime_error("the deferred answer did not come");
+  return *answer;
+}
+
+void Bmc::serveImages(std::map<std::string, sim::ImageDownload> images) {
+  model->setImageFetcher([images = std::move(images)](
+                             const std::string& uri, std::function<void(sim::ImageDownload)> done) {
+    auto found = images.find(uri);
+    done(found == images.end() ? sim::ImageDownload{} : found->second);
+  });
+}
+
+sim::ImageDownload downloadedImage(std::string body) {
+  return {sim::ImageDownload::Outcome::kDownloaded, std::move(body), {}};
+}
+
+sim::ImageDownload packageImage(const std::string& version) {
+  return downloadedImage(nlohmann::json{{"version", version}}.dump());
+}
+
+sim::ImageDownload failedImage(std::string error) {
+  return {sim::ImageDownload::Outcome::kFailed, {}, std::move(error)};
 }
 
 sim::HttpResponse Bmc::get(const std::string& path, bool authenticated) {

@@ -22,6 +22,10 @@ struct Bmc {
   sim::SimClock clock;
   std::unique_ptr<sim::BmcModel> model;
 
+  // SimpleUpdate with an http(s) ImageURI then "downloads" from `images` (URI -> what the
+  // download gave; absent URIs are not served), at once and without I/O; send() hands back the
+  // answer that follows the download.
+  void serveImages(std::map<std::string, sim::ImageDownload> images);
   // Authenticated with Basic auth unless `authenticated` is false.
   sim::HttpResponse get(const std::string& path, bool authenticated = true);
   sim::HttpResponse send(const std::string& method, const std::string& path,
@@ -31,6 +35,11 @@ struct Bmc {
   const sim::VendorBehaviour& behaviour() const;
   std::shared_ptr<const sim::Profile> prof;
 };
+
+// A download that gave this body (a package: packageImage("24.10.1")).
+sim::ImageDownload downloadedImage(std::string body);
+sim::ImageDownload packageImage(const std::string& version);
+sim::ImageDownload failedImage(std::string error);
 
 nlohmann::json bodyOf(const sim::HttpResponse& response);
 std::string headerOf(const sim::HttpResponse& response, const std::string& name);

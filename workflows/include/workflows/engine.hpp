@@ -1,15 +1,19 @@
 // The durable workflow engine. Runs live in PostgreSQL (inventory/workflow_runs.hpp); a replica
 // claims due runs with FOR UPDATE SKIP LOCKED under a lease, executes one step of each on a
-// worker, and writes the outcome only if it still holds the lease epoch it claimed with. Several
-// replicas share one database; a replica killed mid-step loses nothing: its leases expire and
-// another resumes the runs, re-running at most the step that was in flight (steps are
-// idempotent, and dangerous ones record intent first).
+// worker, and writes the outcome only if it still holds the lease epoch it claimed with. While
+// steps execute, one heartbeat thread renews the leases of all of them in one round trip, so a
+// step may outlast the lease; one whose lease is lost anyway is fenced: fence() and
+// recordIntent() say false and its outcome is dropped. Several replicas share one database; a
+// replica killed mid-step loses nothing: its leases expire and another resumes the runs,
+// re-running at most the step that was in flight (steps are idempotent, and dangerous ones
+// record intent first).
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,11 +26,15 @@
 namespace workflows {
 
 struct EngineOptions {
-  std::string owner;            // this replica's name in leases; empty: "<host>:<pid>:<random>"
-  std::size_t workers = 16;     // steps executing at once in this replica
-  Duration lease{60000};        // a claimed run is this replica's for this long
-  Duration poll_interval{200};  // how often an idle replica looks for due runs
-  std::size_t claim_batch = 64; // most runs claimed per round trip
+  std::string owner;             // this replica's name in leases; empty: "<host>:<pid>:<random>"
+  std::size_t workers = 16;      // steps executing at once in this replica
+  Duration lease{60000};         // a claimed run is this replica's for this long
+  Duration poll_interval{200};   // how often an idle replica looks for due runs
+  std::size_t claim_batch = 64;  // most runs claimed per round trip
+  // How often the heartbeat renews the leases of the steps executing. Unset: lease / 3;
+  // zero: never (a step that outlasts the lease loses its run). Only with start(); runOnce()
+  // callers renew with renewLeases().
+  std::optional<Duration> heartbeat = std::nullopt;
 };
 
 struct StartRequest {
@@ -50,6 +58,10 @@ struct EngineStats {
   std::uint64_t outcomes_lost = 0;  // outcomes refused because the lease had moved on
   std::uint64_t claim_round_trips = 0;
   std::uint64_t claimed = 0;
+  std::uint64_t lease_renewals = 0;       // leases extended (heartbeat, fence, intent)
+  std::uint64_t renewal_round_trips = 0;  // heartbeat round trips
+  std::uint64_t fenced = 0;               // executions that learned they lost their lease
+  std::uint64_t intents_recorded = 0;     // recordIntent() calls that wrote the context
 };
 
 class Engine {
@@ -86,15 +98,22 @@ class Engine {
   // thread. Returns the number of steps executed.
   common::Result<std::size_t> runOnce();
 
-  // Starts the dispatcher and `workers` worker threads; stop() lets in-flight steps finish and
-  // writes their outcomes. Runs claimed but not started are released (lease cleared).
+  // The heartbeat, once: renews the lease of every step this replica is executing in one round
+  // trip; an execution whose lease is gone is marked fenced. Returns the leases renewed. The
+  // heartbeat thread calls it every `heartbeat`; tests call it to drive a heartbeat.
+  common::Result<std::size_t> renewLeases();
+
+  // Starts the dispatcher, `workers` worker threads and the heartbeat; stop() lets in-flight
+  // steps finish (still renewing their leases) and writes their outcomes. Runs claimed but not
+  // started are released (lease cleared).
   void start();
   void stop();
 
   EngineStats stats() const;
   // Prometheus text: provisioner_workflow_step_duration_seconds{workflow,step} (histogram),
   // provisioner_workflow_step_outcomes_total{workflow,step,outcome},
-  // provisioner_workflow_failures_total{workflow,step,reason}, and the engine counters.
+  // provisioner_workflow_failures_total{workflow,step,reason}, and the engine counters
+  // (provisioner_workflow_lease_renewals_total, provisioner_workflow_fenced_total, ...).
   void renderMetrics(std::string& out) const;
   const std::string& owner() const;
 

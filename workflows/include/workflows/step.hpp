@@ -24,12 +24,12 @@ struct StepOutcome {
     kSucceed,  // the run is done
   };
   Kind kind = Kind::kNext;
-  std::string step;                  // kNext
-  TimePoint until{};                 // kWait
-  std::string waiting_for;           // kWait: what it waits for, for operators ("agent_result")
-  std::optional<Duration> after;     // kRetry: overrides the step's backoff for this try
-  std::string reason;                // kRetry / kFail: a short code, e.g. "serial_mismatch"
-  std::string message;               // for the timeline: what a person reads
+  std::string step;               // kNext
+  TimePoint until{};              // kWait
+  std::string waiting_for;        // kWait: what it waits for, for operators ("agent_result")
+  std::optional<Duration> after;  // kRetry: overrides the step's backoff for this try
+  std::string reason;             // kRetry / kFail: a short code, e.g. "serial_mismatch"
+  std::string message;            // for the timeline: what a person reads
   nlohmann::json detail = nlohmann::json::object();  // evidence: serials, measurements, URLs
 
   static StepOutcome next(std::string step, std::string message = {});
@@ -53,6 +53,15 @@ struct RunInfo {
   std::string created_by;
 };
 
+// How a step reaches its run's lease while it executes; the engine installs one per execution.
+// Each call is one round trip fenced by the (owner, epoch) the run was claimed with, and renews
+// the lease. False: the lease is lost (another replica holds the run, or it was cancelled), or
+// the database could not be reached.
+struct LeaseFence {
+  std::function<bool()> confirm;                              // StepContext::fence()
+  std::function<bool(const nlohmann::json& context)> record;  // StepContext::recordIntent()
+};
+
 // Handed to a step. `data` is the run's JSON context: whatever the step leaves in it is written
 // with the outcome, in the same transaction as the step's events.
 class StepContext {
@@ -72,6 +81,16 @@ class StepContext {
   void event(std::string kind, std::string message,
              nlohmann::json detail = nlohmann::json::object());
 
+  // Dangerous actions (flashing, erasing) must not run on two replicas. fence(): this replica
+  // still holds the run (and its lease is renewed). recordIntent(): writes data() to the run row
+  // now, fenced the same way, so a replica that resumes the run sees the intent. A step calls
+  // recordIntent() right before the irreversible call and, when it returns false, does not act
+  // and returns a retry (its outcome is dropped anyway). Without an installed fence (a
+  // StepContext built in a unit test) both return true.
+  bool fence();
+  bool recordIntent();
+  void installFence(LeaseFence fence) { fence_ = std::move(fence); }
+
   struct PendingEvent {
     std::string kind, message;
     nlohmann::json detail;
@@ -85,12 +104,13 @@ class StepContext {
   TimePoint now_;
   std::vector<PendingEvent> events_;
   bool node_changed_ = false;
+  LeaseFence fence_;
 };
 
 struct StepDef {
   std::string name;
   std::function<StepOutcome(StepContext&)> run;
-  int max_attempts = 5;  // tries, the first included, before a kRetry becomes a failure
+  int max_attempts = 5;         // tries, the first included, before a kRetry becomes a failure
   Duration backoff_base{1000};  // doubled per failed try, jittered, capped
   Duration backoff_cap{60000};
 };

@@ -1,5 +1,7 @@
 // The replica's threads: one dispatcher claims due runs (as many as workers are idle, in one
-// round trip) and hands them to the workers; runOnce() does the same on the calling thread.
+// round trip) and hands them to the workers, and one heartbeat renews the leases of the steps
+// executing (leases.cpp); runOnce() claims and executes on the calling thread, without a
+// heartbeat.
 #include <spdlog/spdlog.h>
 
 #include "engine_impl.hpp"
@@ -83,6 +85,11 @@ void Engine::start() {
     impl_->workers.emplace_back([this] { impl_->workerLoop(); });
   }
   impl_->dispatcher = std::thread([this] { impl_->dispatchLoop(); });
+  impl_->heartbeat_stopping = false;
+  const Duration every = impl_->heartbeatEvery();
+  if (every > Duration::zero()) {
+    impl_->heartbeat = std::thread([this, every] { impl_->heartbeatLoop(every); });
+  }
 }
 
 void Engine::stop() {
@@ -96,6 +103,13 @@ void Engine::stop() {
   impl_->dispatcher.join();
   for (auto& worker : impl_->workers) worker.join();
   impl_->workers.clear();
+  // Only now: the steps that were finishing kept their leases until their outcomes were written.
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->heartbeat_stopping = true;
+  }
+  impl_->heartbeat_cv.notify_all();
+  if (impl_->heartbeat.joinable()) impl_->heartbeat.join();
 
   std::vector<inventory::Id> unstarted;
   for (const auto& run : impl_->queue) unstarted.push_back(run.id);

@@ -166,6 +166,10 @@ EngineStats Engine::stats() const {
   s.outcomes_lost = impl_->outcomes_lost.load();
   s.claim_round_trips = impl_->claim_round_trips.load();
   s.claimed = impl_->claimed.load();
+  s.lease_renewals = impl_->lease_renewals.load();
+  s.renewal_round_trips = impl_->renewal_round_trips.load();
+  s.fenced = impl_->fenced.load();
+  s.intents_recorded = impl_->intents_recorded.load();
   return s;
 }
 

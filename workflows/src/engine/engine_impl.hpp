@@ -1,5 +1,5 @@
-// The engine's insides, shared by engine.cpp (API), execute.cpp (one step of one run) and
-// dispatch.cpp (threads). Private to workflows/src/engine.
+// The engine's insides, shared by engine.cpp (API), execute.cpp (one step of one run),
+// dispatch.cpp (threads) and leases.cpp (heartbeat and fencing). Private to workflows/src/engine.
 #pragma once
 
 #include <atomic>
@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "in_flight.hpp"
 #include "step_metrics.hpp"
 #include "workflows/engine.hpp"
 
@@ -39,6 +40,12 @@ struct Engine::Impl {
   std::atomic<std::uint64_t> outcomes_lost{0};
   std::atomic<std::uint64_t> claim_round_trips{0};
   std::atomic<std::uint64_t> claimed{0};
+  std::atomic<std::uint64_t> lease_renewals{0};
+  std::atomic<std::uint64_t> renewal_round_trips{0};
+  std::atomic<std::uint64_t> fenced{0};
+  std::atomic<std::uint64_t> intents_recorded{0};
+
+  detail::InFlightLeases in_flight;  // the steps executing now and their leases
 
   std::mutex rng_mutex;
   std::mt19937_64 rng{std::random_device{}()};
@@ -54,6 +61,10 @@ struct Engine::Impl {
   bool poked = false;
   std::thread dispatcher;
   std::vector<std::thread> workers;
+  // The heartbeat outlives the workers in stop(): steps finishing still renew their leases.
+  std::condition_variable heartbeat_cv;
+  bool heartbeat_stopping = false;
+  std::thread heartbeat;
 
   const RegisteredWorkflow* find(const std::string& kind) const;
 
@@ -68,6 +79,17 @@ struct Engine::Impl {
 
   void dispatchLoop();
   void workerLoop();
+
+  // leases.cpp. The heartbeat interval (options.heartbeat, default lease / 3; zero: none).
+  Duration heartbeatEvery() const;
+  void heartbeatLoop(Duration every);
+  // One heartbeat round trip for every execution in flight; marks the lost ones.
+  common::Result<std::size_t> renewInFlight();
+  // What StepContext::fence() and recordIntent() do for `execution`.
+  LeaseFence fenceFor(const detail::InFlightLeases::Handle& execution);
+  bool confirmLease(const detail::InFlightLeases::Handle& execution);
+  bool recordIntent(const detail::InFlightLeases::Handle& execution, const nlohmann::json& data);
+  void noteLost(const detail::Execution& execution, const char* how);
 };
 
 }  // namespace workflows

@@ -1,5 +1,6 @@
-// One step of one claimed run: call the step, turn its outcome into the run's next state and
-// timeline entries, and write them fenced by the lease epoch the run was claimed with.
+// One step of one claimed run: call the step (its lease renewed by the heartbeat meanwhile),
+// turn its outcome into the run's next state and timeline entries, and write them fenced by the
+// lease epoch the run was claimed with.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -271,6 +272,14 @@ void Engine::Impl::execute(const WorkflowRun& run) {
   const bool bad_context = data.is_discarded() || !data.is_object();
   StepContext ctx(runInfo(run), bad_context ? nlohmann::json::object() : std::move(data),
                   clock->now());
+  // In flight until its outcome is written: the heartbeat renews its lease meanwhile.
+  const auto execution = in_flight.add({run.id, run.lease_epoch}, run.step);
+  struct Done {
+    detail::InFlightLeases& leases;
+    const detail::InFlightLeases::Handle& execution;
+    ~Done() { leases.remove(execution); }
+  } done{in_flight, execution};
+  ctx.installFence(fenceFor(execution));
 
   std::optional<StepOutcome> early;
   if (step == nullptr) {
@@ -290,6 +299,13 @@ void Engine::Impl::execute(const WorkflowRun& run) {
   planner.plan(std::move(outcome), !early.has_value());
   steps_executed.fetch_add(1);
 
+  if (in_flight.beginWriting(execution)) {
+    // The heartbeat or the step's own fence found the lease gone: the write would be refused.
+    outcomes_lost.fetch_add(1);
+    spdlog::info("workflow run {}: outcome of step {} dropped, the lease was lost", run.id,
+                 run.step);
+    return;
+  }
   auto written = inventory::completeStep(*db, planner.completion());
   if (!written) {
     // The lease expires and a replica (maybe this one) runs the step again.

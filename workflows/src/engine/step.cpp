@@ -56,4 +56,12 @@ void StepContext::event(std::string kind, std::string message, nlohmann::json de
   events_.push_back({std::move(kind), std::move(message), std::move(detail)});
 }
 
+bool StepContext::fence() {
+  return fence_.confirm ? fence_.confirm() : true;
+}
+
+bool StepContext::recordIntent() {
+  return fence_.record ? fence_.record(data_) : true;
+}
+
 }  // namespace workflows

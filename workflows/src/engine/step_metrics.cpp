@@ -110,6 +110,18 @@ void StepMetrics::render(std::string& out, const EngineStats& stats) const {
   counter(out, "provisioner_workflow_claim_round_trips_total",
           "Round trips claiming due workflow runs.", stats.claim_round_trips);
   counter(out, "provisioner_workflow_runs_claimed_total", "Workflow runs claimed.", stats.claimed);
+  counter(out, "provisioner_workflow_lease_renewals_total",
+          "Leases of executing steps extended (heartbeat, fence, recorded intent).",
+          stats.lease_renewals);
+  counter(out, "provisioner_workflow_lease_renewal_round_trips_total",
+          "Heartbeat round trips renewing the leases of executing steps.",
+          stats.renewal_round_trips);
+  counter(out, "provisioner_workflow_fenced_total",
+          "Step executions that found their lease lost before writing their outcome.",
+          stats.fenced);
+  counter(out, "provisioner_workflow_intents_recorded_total",
+          "Intents of dangerous actions written to the run, fenced by the lease.",
+          stats.intents_recorded);
 }
 
 }  // namespace workflows::detail

@@ -30,7 +30,9 @@ FirmwareMember memberOf(const json& body, const std::string& path) {
   m.path = redfish::odataId(body).value_or(path);
   m.id = redfish::stringAt(body, "Id").value_or("");
   m.name = redfish::stringAt(body, "Name").value_or("");
+  m.software_id = redfish::stringAt(body, "SoftwareId").value_or("");
   m.version = redfish::stringAt(body, "Version").value_or("");
+  m.software_id = redfish::stringAt(body, "SoftwareId").value_or("");
   m.updateable = redfish::boolAt(body, "Updateable").value_or(true);
   return m;
 }
@@ -109,21 +111,15 @@ common::Result<std::vector<MinimumFirmware>> parseMinimumFirmware(const std::str
   for (std::size_t i = 0; i < list.size(); ++i) {
     MinimumFirmware m;
     const json& entry = list[i];
-    m.match = redfish::stringAt(entry, "match").value_or("");
+    m.rule.pattern = redfish::stringAt(entry, "match").value_or("");
     m.version = redfish::stringAt(entry, "version").value_or("");
     m.image_uri = redfish::stringAt(entry, "image_uri").value_or("");
-    if (m.match.empty()) return common::fail(badEntry(i, "match", "is missing"));
+    if (m.rule.pattern.empty()) return common::fail(badEntry(i, "match", "is missing"));
     if (m.version.empty()) return common::fail(badEntry(i, "version", "is missing"));
     if (m.image_uri.empty()) return common::fail(badEntry(i, "image_uri", "is missing"));
     out.push_back(std::move(m));
   }
   return out;
-}
-
-bool matches(const MinimumFirmware& minimum, const FirmwareMember& member) {
-  const std::string needle = lower(minimum.match);
-  return lower(member.id).find(needle) != std::string::npos ||
-         lower(member.name).find(needle) != std::string::npos;
 }
 
 common::Result<std::vector<FirmwareMember>> readFirmwareInventory(redfish::Client& client) {

@@ -11,17 +11,14 @@
 
 #include "common/result.hpp"
 #include "redfish/client.hpp"
+#include "workflows/firmware/component_rule.hpp"
 
 namespace workflows::lifecycle {
 
-struct FirmwareMember {
-  std::string path;  // @odata.id: what SimpleUpdate's Targets name
-  std::string id, name, version;
-  bool updateable = true;  // false only when the BMC says so
-};
+using firmware::FirmwareMember;
 
 struct MinimumFirmware {
-  std::string match;  // case-insensitive substring of the member's Id or Name
+  firmware::ComponentRule rule;  // min_firmware's "match": a pattern rule
   std::string version;
   std::string image_uri;
 };
@@ -29,8 +26,6 @@ struct MinimumFirmware {
 // The profile's min_firmware JSON. InvalidArgument "invalid_profile" naming the field
 // ("min_firmware[1].image_uri").
 common::Result<std::vector<MinimumFirmware>> parseMinimumFirmware(const std::string& text);
-
-bool matches(const MinimumFirmware& minimum, const FirmwareMember& member);
 
 common::Result<std::vector<FirmwareMember>> readFirmwareInventory(redfish::Client& client);
 common::Result<FirmwareMember> readFirmwareMember(redfish::Client& client, const std::string& path);

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "firmware_inventory.hpp"
+#include "firmware_record.hpp"
 #include "host_control.hpp"
 #include "redfish/errors.hpp"
 #include "redfish/json.hpp"
@@ -55,14 +56,20 @@ StepOutcome waitPoll(const Env& env, const StepContext& ctx, TimePoint deadline,
 StepOutcome plan(const Env& env, StepContext& ctx, redfish::Client& client,
                  const std::vector<MinimumFirmware>& minimums) {
   auto members = readFirmwareInventory(client);
-  if (!members) return bmcTrouble("reading the firmware inventory", members.error());
+  const auto node_id = runNode(ctx);
+  if (!members) {
+    if (node_id) recordUnreachable(env, ctx, *node_id, members.error().message);
+    return bmcTrouble("reading the firmware inventory", members.error());
+  }
+  // Every read, also the re-read after an update, is what compliance sees next.
+  if (node_id) recordObserved(env, ctx, *node_id, observationsOf(*members));
   json& fw = record(ctx);
   std::set<std::string> updated;
   for (const auto& done : fw.value("updated", json::array())) updated.insert(text(done, "target"));
   for (const auto& minimum : minimums) {
     for (const auto& member : *members) {
-      if (!matches(minimum, member) || !member.updateable || updated.count(member.path) != 0 ||
-          !versionBelow(member.version, minimum.version)) {
+      if (!firmware::matches(minimum.rule, member) || !member.updateable ||
+          updated.count(member.path) != 0 || !versionBelow(member.version, minimum.version)) {
         continue;
       }
       fw["target"] = member.path;

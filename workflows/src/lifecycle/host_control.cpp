@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "inventory/nodes.hpp"
+#include "inventory/workflow_runs.hpp"
 #include "redfish/errors.hpp"
 #include "redfish/json.hpp"
 
@@ -88,6 +89,28 @@ std::string systemPathOf(const StepContext& ctx) {
 StepOutcome bmcTrouble(const std::string& doing, const common::Error& error) {
   return StepOutcome::retry(error.code.empty() ? "bmc_error" : error.code,
                             doing + ": " + error.message);
+}
+
+redfish::BootOverride networkBootOverride(const Env& env) {
+  redfish::BootOverride boot;
+  if (env.settings.boot_target == "uefi_http") {
+    boot.target = redfish::BootTarget::kUefiHttp;
+    boot.httpBootUri = env.settings.public_url + "/boot/ipxe";
+  }
+  return boot;
+}
+
+nlohmann::json nodeBmcContext(const Env& env, inventory::Id node_id) {
+  nlohmann::json out = nlohmann::json::object();
+  auto run = inventory::latestRunForNode(*env.deps.db, kNodeLifecycle, node_id);
+  if (!run || !*run) return out;
+  const auto data = nlohmann::json::parse((*run)->context_json, nullptr, false);
+  if (!data.is_object()) return out;
+  for (const char* key : {"base_url", "bmc_address", "bmc_mac", "system_path", "chassis_path",
+                          "vendor", "profile"}) {
+    if (data.contains(key)) out[key] = data[key];
+  }
+  return out;
 }
 
 }  // namespace workflows::lifecycle

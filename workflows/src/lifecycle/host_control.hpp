@@ -8,6 +8,7 @@
 #include "common/result.hpp"
 #include "inventory/images.hpp"
 #include "lifecycle_steps.hpp"
+#include "redfish/boot.hpp"
 #include "redfish/power.hpp"
 #include "redfish/quirks.hpp"
 
@@ -16,6 +17,14 @@ namespace workflows::lifecycle {
 // The vendor's quirks, as the crawler picks them (from the service root). The vendor is kept in
 // data "vendor" so later steps skip the extra GET.
 common::Result<redfish::Quirks> quirksOf(redfish::Client& client, StepContext& ctx);
+
+// The one-time boot into the service's iPXE script: PXE, or UEFI HTTP boot from public_url.
+redfish::BootOverride networkBootOverride(const Env& env);
+
+// What the node's lifecycle run learnt about its BMC (base_url, bmc_address, bmc_mac,
+// system_path, chassis_path, vendor, profile), as a run context, so a later workflow (a
+// firmware update, a re-inventory) reaches the BMC the same way. Empty when there is no run.
+nlohmann::json nodeBmcContext(const Env& env, inventory::Id node_id);
 
 // GET of a Redfish resource as JSON; a non-2xx answer is the typed HTTP error.
 common::Result<nlohmann::json> getJson(redfish::Client& client, const std::string& target);

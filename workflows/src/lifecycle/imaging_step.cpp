@@ -44,15 +44,6 @@ common::Result<inventory::AgentTask> openOrCreateTask(const Env& env, const Step
   return created;
 }
 
-redfish::BootOverride bootOverride(const Env& env) {
-  redfish::BootOverride boot;
-  if (env.settings.boot_target == "uefi_http") {
-    boot.target = redfish::BootTarget::kUefiHttp;
-    boot.httpBootUri = env.settings.public_url + "/boot/ipxe";
-  }
-  return boot;
-}
-
 }  // namespace
 
 StepOutcome imagingStep(const Env& env, StepContext& ctx) {
@@ -69,7 +60,7 @@ StepOutcome imagingStep(const Env& env, StepContext& ctx) {
   auto quirks = quirksOf(**client, ctx);
   if (!quirks) return bmcTrouble("reading the service root", quirks.error());
   const std::string system = systemPathOf(ctx);
-  const auto boot = bootOverride(env);
+  const auto boot = networkBootOverride(env);
   if (auto set = redfish::setOneTimeBoot(**client, system, boot, *quirks); !set) {
     return bmcTrouble("setting the one-time network boot", set.error());
   }

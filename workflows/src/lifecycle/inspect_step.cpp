@@ -1,6 +1,8 @@
 // inspect: the full Redfish crawl recorded in the inventory (parts with serials, host MACs for
 // network boot), and the hardware checked against the order and the profile before anything is
 // configured on it.
+#include "firmware_record.hpp"
+#include "host_control.hpp"
 #include "inspect_components.hpp"
 #include "inventory/agent_tasks.hpp"
 #include "inventory/images.hpp"
@@ -33,6 +35,13 @@ StepOutcome record(const Env& env, StepContext& ctx, const inventory::Node& node
   report.actor = "redfish";
   auto reported = inventory::reportComponents(*env.deps.db, node.id, report);
   if (!reported) return outcomeFor(reported.error(), "recording the components");
+  // The FirmwareInventory as crawled (compliance reads it); a crawl that got none keeps the last.
+  auto firmware = observationsOf(inv);
+  if (!firmware.empty()) {
+    auto recorded =
+        inventory::recordNodeFirmware(*env.deps.db, node.id, firmware, isoTime(ctx.now()));
+    if (!recorded) return outcomeFor(recorded.error(), "recording the firmware inventory");
+  }
   auto macs = hostMacs(inv);
   if (!macs.empty()) {
     auto added = inventory::addBootMacs(*env.deps.db, node.id, macs, "redfish");
@@ -49,6 +58,7 @@ StepOutcome record(const Env& env, StepContext& ctx, const inventory::Node& node
             {{"installed", reported->installed},
              {"removed", reported->removed},
              {"firmware_changed", reported->firmware_changed},
+             {"firmware_members", firmware.size()},
              {"gpus", inv.gpus.size()}});
   return StepOutcome::next("configure");
 }

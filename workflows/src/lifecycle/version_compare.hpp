@@ -1,18 +1,12 @@
-// Firmware versions as BMCs report them ("23.11.21", "01.01.03", "2.19.1-rc2", "P12"): compared
-// part by part so the firmware step knows what is below a profile's minimum.
+// The lifecycle's names for the shared firmware version comparison
+// (workflows/firmware/version_compare.hpp).
 #pragma once
 
-#include <string_view>
+#include "workflows/firmware/version_compare.hpp"
 
 namespace workflows::lifecycle {
 
-// -1, 0 or 1. Parts are split on '.', '-', '_' and spaces; within a part, runs of digits compare
-// as numbers (leading zeros ignored, any length) and other runs as text. A missing part reads as
-// empty, so "1.2" == "1.2.0" and "1.2" < "1.2.1".
-int compareFirmwareVersions(std::string_view a, std::string_view b);
-
-inline bool versionBelow(std::string_view version, std::string_view minimum) {
-  return compareFirmwareVersions(version, minimum) < 0;
-}
+using firmware::compareFirmwareVersions;
+using firmware::versionBelow;
 
 }  // namespace workflows::lifecycle

@@ -1,6 +1,7 @@
 // The REST API v1: route registration and the database-backed auth and audit it runs with.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@ class ArtifactStore;
 }  // namespace images
 
 namespace workflows {
+class Clock;
 class Engine;
 class Sweeper;
 }  // namespace workflows
@@ -48,6 +50,10 @@ struct ApiContext {
   BootSettings boot;
   std::shared_ptr<workflows::Engine> engine;    // null: discovery and node operations answer 503
   std::shared_ptr<workflows::Sweeper> sweeper;  // null: sweeps answer 503
+  // Makes campaign `id`'s controller run go (service/campaign_kick.hpp); null: campaign start,
+  // resume and rollback answer 503.
+  std::function<common::Result<void>(inventory::Id campaign_id)> campaign_kick;
+  std::shared_ptr<workflows::Clock> clock;  // campaign times (the engine's); null: system clock
 };
 
 // Registers every route of the service (health, metrics, API v1) on `server`.

@@ -42,6 +42,7 @@ class ApiClient {
   common::Result<ApiReply> postBody(const std::string& path, const Query& query, std::string body,
                                     const std::string& contentType);
   common::Result<ApiReply> putJson(const std::string& path, const nlohmann::json& body);
+  common::Result<ApiReply> patchJson(const std::string& path, const nlohmann::json& body);
   common::Result<ApiReply> deleteJson(const std::string& path);
   // PUT with the file's bytes streamed as application/octet-stream.
   common::Result<ApiReply> putFile(const std::string& path, const std::string& file_path);

@@ -27,6 +27,7 @@ struct CommandSpec {
   std::vector<OptionSpec> options{};
   std::string summary{};         // one line for `help`
   bool acceptsExtra = false;     // extra positionals allowed (`help po import`)
+  std::string extraMetavar{};    // how usage names the extras; empty: "COMMAND"
   std::string synopsis() const;  // "po import FILE.csv --po PO_NUMBER --vendor VENDOR"
   std::string usage() const;     // "usage: provisionerctl [global flags] <synopsis>"
 };

@@ -37,12 +37,16 @@ struct Command {
 std::vector<Command> poCommands();
 std::vector<Command> assetCommands();
 std::vector<Command> nodeCommands();
+std::vector<Command> labelCommands();     // nodes label
+std::vector<Command> baselineCommands();  // baseline apply|show|history
+std::vector<Command> firmwareCommands();  // firmware packages upload|list, firmware compliance
 std::vector<Command> auditCommands();
 std::vector<Command> tokenCommands();
 std::vector<Command> imageCommands();
 std::vector<Command> burnInCommands();
 std::vector<Command> lifecycleCommands();  // nodes timeline|retry|quarantine|release|rerun, runs
 std::vector<Command> discoveryCommands();  // discovery lease|sweep|manifest|list
+std::vector<Command> campaignCommands();   // campaign create|plan|start|...|show|watch
 std::vector<Command> localCommands();  // version, help
 
 // A usage error for the running command, e.g. a flag value that is not a number.

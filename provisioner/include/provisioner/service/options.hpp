@@ -40,6 +40,15 @@ struct ServiceOptions {
   std::string handoff_url;
   std::string handoff_format = "generic";  // slurm, kubernetes
   std::string handoff_token_file;
+  // Firmware campaigns: where nodes are drained before an update and resumed after it.
+  std::string drain_url;
+  std::string drain_format = "generic";  // slurm, kubernetes
+  std::string drain_token_file;
+  // Firmware re-inventory of in-service nodes (docs/firmware.md): every node read again when its
+  // last read is this old (0: off), at most this many nodes a minute fleet-wide.
+  int quick_check_seconds = 60;  // each burn-in test of a campaign's quick check
+  int firmware_reinventory_hours = 6;
+  int firmware_reinventory_per_minute = 120;
   // token subcommands
   std::string token_name;
   std::string token_role;

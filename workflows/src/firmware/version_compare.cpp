@@ -1,11 +1,11 @@
-#include "version_compare.hpp"
+#include "workflows/firmware/version_compare.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <string>
 #include <vector>
 
-namespace workflows::lifecycle {
+namespace workflows::firmware {
 namespace {
 
 bool isSeparator(char c) {
@@ -89,4 +89,4 @@ int compareFirmwareVersions(std::string_view a, std::string_view b) {
   return 0;
 }
 
-}  // namespace workflows::lifecycle
+}  // namespace workflows::firmware

@@ -1,0 +1,40 @@
+#include "file_digest.hpp"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <fstream>
+#include <memory>
+
+namespace provisioner::cli {
+
+common::Result<std::string> sha256OfFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  auto unreadable = [&path] {
+    return common::fail(common::invalidArgument("file_unreadable", "cannot read " + path, path));
+  };
+  if (!in) return unreadable();
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!md || EVP_DigestInit_ex(md.get(), EVP_sha256(), nullptr) != 1) {
+    return common::fail(common::internalError("SHA-256 is not available"));
+  }
+  std::array<char, 1 << 16> buffer{};
+  while (in) {
+    in.read(buffer.data(), buffer.size());
+    const auto got = in.gcount();
+    if (got > 0) EVP_DigestUpdate(md.get(), buffer.data(), static_cast<std::size_t>(got));
+  }
+  if (in.bad()) return unreadable();
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int length = 0;
+  EVP_DigestFinal_ex(md.get(), digest.data(), &length);
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < length; ++i) {
+    out += kHex[digest[i] >> 4];
+    out += kHex[digest[i] & 0xf];
+  }
+  return out;
+}
+
+}  // namespace provisioner::cli

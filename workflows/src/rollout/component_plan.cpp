@@ -1,0 +1,104 @@
+#include "component_plan.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "redfish/json.hpp"
+#include "workflows/firmware/component_rule.hpp"
+
+namespace workflows::rollout {
+namespace {
+
+using nlohmann::json;
+
+common::Error badEntry(std::size_t index, const std::string& field, const std::string& why) {
+  const std::string path = "components[" + std::to_string(index) + "]." + field;
+  return common::invalidArgument("invalid_components", path + " " + why, path);
+}
+
+bool validRule(const json& rule) { return static_cast<bool>(firmware::parseComponentRule(rule, "rule")); }
+
+}  // namespace
+
+common::Result<std::vector<ComponentUpdate>> parseComponents(const json& list) {
+  if (!list.is_array() || list.empty()) {
+    return common::fail(common::invalidArgument("invalid_components",
+                                                "components must be a non-empty list",
+                                                "components"));
+  }
+  std::vector<ComponentUpdate> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& entry = list[i];
+    ComponentUpdate u;
+    u.component = redfish::stringAt(entry, "component").value_or("");
+    u.rule = entry.value("rule", json());
+    u.from = redfish::stringAt(entry, "from").value_or("");
+    u.to = redfish::stringAt(entry, "to").value_or("");
+    u.image_uri = redfish::stringAt(entry, "image_uri").value_or("");
+    u.apply = redfish::stringAt(entry, "apply").value_or("immediate");
+    u.force = redfish::boolAt(entry, "force").value_or(false);
+    if (const json* rb = redfish::member(entry, "rollback"); rb && rb->is_object()) {
+      if (auto uri = redfish::stringAt(*rb, "image_uri"); uri && !uri->empty()) {
+        u.rollback_image_uri = *uri;
+      }
+    }
+    if (u.component.empty()) return common::fail(badEntry(i, "component", "is missing"));
+    if (!validRule(u.rule)) {
+      return common::fail(badEntry(i, "rule", "needs software_id or pattern"));
+    }
+    if (u.to.empty()) return common::fail(badEntry(i, "to", "is missing"));
+    if (u.image_uri.empty()) return common::fail(badEntry(i, "image_uri", "is missing"));
+    if (u.apply != "immediate" && u.apply != "on_reset" && u.apply != "ac_power_cycle") {
+      return common::fail(badEntry(i, "apply", "must be immediate, on_reset or ac_power_cycle"));
+    }
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
+json toJson(const ComponentUpdate& u) {
+  json out = {{"component", u.component}, {"rule", u.rule},   {"from", u.from},
+              {"to", u.to},               {"image_uri", u.image_uri}, {"apply", u.apply},
+              {"force", u.force}};
+  out["rollback"] = u.rollback_image_uri
+                        ? json{{"version", u.from}, {"image_uri", *u.rollback_image_uri}}
+                        : json(nullptr);
+  return out;
+}
+
+std::optional<std::vector<ComponentUpdate>> rollbackOf(
+    const std::vector<ComponentUpdate>& touched) {
+  std::vector<ComponentUpdate> back;
+  for (auto it = touched.rbegin(); it != touched.rend(); ++it) {
+    if (!it->rollback_image_uri || it->from.empty()) return std::nullopt;
+    ComponentUpdate u = *it;
+    u.from = it->to;
+    u.to = it->from;
+    u.image_uri = *it->rollback_image_uri;
+    u.rollback_image_uri.reset();
+    u.force = true;  // going back is a downgrade
+    back.push_back(std::move(u));
+  }
+  return back;
+}
+
+bool coversMember(const json& rule, const lifecycle::FirmwareMember& member) {
+  auto parsed = firmware::parseComponentRule(rule, "rule");
+  return parsed && firmware::matches(*parsed, member);
+}
+
+MemberCheck checkMembers(const ComponentUpdate& update,
+                         const std::vector<lifecycle::FirmwareMember>& members) {
+  MemberCheck check;
+  for (const auto& m : members) {
+    if (!coversMember(update.rule, m)) continue;
+    check.covered.push_back(m.path);
+    if (m.version != update.to) {
+      check.pending.push_back(m.path);
+      check.versions.push_back((m.id.empty() ? m.path : m.id) + "=" + m.version);
+    }
+  }
+  return check;
+}
+
+}  // namespace workflows::rollout

@@ -1,0 +1,48 @@
+// Pure decisions of a node's firmware update (no I/O): which FirmwareInventory members one
+// component of the plan covers, which of them still need the update, and whether a re-read shows
+// the update applied. A component may cover several members (an HGX GPU bundle covers the eight
+// HGX_FW_GPU_SXM_n members): all of them must reach the version.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../lifecycle/firmware_inventory.hpp"
+#include "common/result.hpp"
+
+namespace workflows::rollout {
+
+// One component of a node's plan, as the controller wrote it in the run's context.
+struct ComponentUpdate {
+  std::string component;  // "bmc", "gpu", ...
+  nlohmann::json rule;    // {"software_id": "..."} or {"pattern": "..."}
+  std::string from, to;   // from: what the plan saw installed (for rollback)
+  std::string image_uri;
+  std::string apply = "immediate";  // immediate | on_reset | ac_power_cycle
+  bool force = false;               // ForceUpdate (a downgrade)
+  std::optional<std::string> rollback_image_uri;  // the package of `from`, when one exists
+};
+
+// The "components" list of a run's context. InvalidArgument "invalid_components" naming the
+// entry and field when the controller wrote something this step cannot act on.
+common::Result<std::vector<ComponentUpdate>> parseComponents(const nlohmann::json& list);
+nlohmann::json toJson(const ComponentUpdate& update);
+
+// The same components taken back to what they were, in reverse order; nullopt when one of
+// `touched` has no rollback image (the node cannot be rolled back).
+std::optional<std::vector<ComponentUpdate>> rollbackOf(const std::vector<ComponentUpdate>& touched);
+
+bool coversMember(const nlohmann::json& rule, const lifecycle::FirmwareMember& member);
+
+struct MemberCheck {
+  std::vector<std::string> covered;    // @odata.ids of the members the rule covers
+  std::vector<std::string> pending;    // of those, the ones not at the version yet
+  std::vector<std::string> versions;   // "Id=version" of the pending ones, for messages
+};
+MemberCheck checkMembers(const ComponentUpdate& update,
+                         const std::vector<lifecycle::FirmwareMember>& members);
+
+}  // namespace workflows::rollout

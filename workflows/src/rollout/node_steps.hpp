@@ -1,0 +1,30 @@
+// The steps of a node's firmware update (node_firmware_update), strung together in
+// node_update_workflow.cpp:
+//
+//   drain -> flash -> quick_check -> undrain            (any failure -> recover)
+//   recover: nothing changed -> undrain (the node failed, untouched); changed and every touched
+//            component has a package of its previous version -> rollback_flash -> undrain;
+//            otherwise (or a rollback that fails) -> the node is quarantined with the reason.
+#pragma once
+
+#include "rollout_env.hpp"
+
+namespace workflows::rollout {
+
+StepOutcome drainStep(const Env& env, StepContext& ctx);
+StepOutcome flashStep(const Env& env, StepContext& ctx);
+StepOutcome quickCheckStep(const Env& env, StepContext& ctx);
+StepOutcome undrainStep(const Env& env, StepContext& ctx);
+StepOutcome recoverStep(const Env& env, StepContext& ctx);
+StepOutcome rollbackFlashStep(const Env& env, StepContext& ctx);
+
+// The campaign's record of this node: state (succeeded, failed, rolled_back, rollback_failed)
+// with the reason and evidence, and a wake-up for the campaign's controller run.
+common::Result<void> reportNodeResult(const Env& env, StepContext& ctx, const std::string& state,
+                                      const std::string& reason, const nlohmann::json& detail);
+
+// Tells the scheduler (when a drain hook is configured). Ok(true) when it says the node is idle.
+common::Result<bool> tellScheduler(const Env& env, StepContext& ctx, bool drain,
+                                   const std::string& reason);
+
+}  // namespace workflows::rollout
