@@ -11,14 +11,14 @@
 #    canary-against-control gate pauses the campaign naming the metric and the delta.
 # It ends with the compliance report. Exit 1 unless the outcomes are exactly these.
 
-# campaign_package NAME VERSION COMPONENT RULE_JSON APPLY: a simulated firmware file (the
+# campaign_package NAME VERSION COMPONENT PATTERN APPLY: a simulated firmware file (the
 # simulator installs the version it names) uploaded and registered as a package.
-campaign_package() {
+campaign_package() { # NAME VERSION COMPONENT PATTERN APPLY
   local file="$WORK/fw/$1-$2.fwpkg"
   mkdir -p "$WORK/fw"
   printf '{"version": "%s"}\n' "$2" >"$file"
   ctl firmware packages upload "$file" --name "$1" --version "$2" --vendor NVIDIA \
-    --model DGXH100 --component "$3" --match "$4" --apply "$5" --allow-downgrade >/dev/null
+    --models DGXH100 --component "$3" --pattern "$4" --apply "$5" --allow-downgrade >/dev/null
 }
 
 campaign_baseline() { # FILE BMC_VERSION GPU_VERSION
@@ -64,18 +64,18 @@ campaign_run() {
 campaign_scenario() {
   local fail=0 unchanged_id unchanged_serial
   say "Firmware: packages for the BMC and the GPUs (simulated firmware files)"
-  campaign_package dgx-bmc 23.11.22 bmc '{"pattern": "HostBMC"}' immediate
-  campaign_package dgx-bmc 24.10.1 bmc '{"pattern": "HostBMC"}' immediate
-  campaign_package dgx-gpu 96.00.89.00.01 gpu '{"pattern": "HGX_FW_GPU_SXM"}' ac_power_cycle
-  campaign_package dgx-gpu 96.00.9A.00.01 gpu '{"pattern": "HGX_FW_GPU_SXM"}' ac_power_cycle
-  campaign_package dgx-gpu 96.00.A0.00.01 gpu '{"pattern": "HGX_FW_GPU_SXM"}' ac_power_cycle
+  campaign_package dgx-bmc 23.11.22 bmc HostBMC immediate
+  campaign_package dgx-bmc 24.10.1 bmc HostBMC immediate
+  campaign_package dgx-gpu 96.00.89.00.01 gpu HGX_FW_GPU_SXM ac_power_cycle
+  campaign_package dgx-gpu 96.00.9A.00.01 gpu HGX_FW_GPU_SXM ac_power_cycle
+  campaign_package dgx-gpu 96.00.A0.00.01 gpu HGX_FW_GPU_SXM ac_power_cycle
   ctl firmware packages list
 
   say "The baseline, from the operators' git: provisionerctl baseline apply (dry run, then for real)"
   campaign_baseline "$WORK/baseline.yaml" 24.10.1 96.00.9A.00.01
   ctl baseline apply "$WORK/baseline.yaml" --dry-run
   ctl baseline apply "$WORK/baseline.yaml"
-  ctl profile set dgx-h100 --baseline dgx-h100-fleet >/dev/null
+  rack_profile --baseline dgx-h100-fleet
 
   # One node's BMC will say its update succeeded and keep its version; one GPU firmware is slow.
   unchanged_id=$(printf 'r01-n%02d' 2)
@@ -87,7 +87,7 @@ campaign_scenario() {
   say "Campaign 1: BMC 24.10.1 and GPU 96.00.9A.00.01 (provisionerctl campaign create/plan/start)"
   campaign_spec "$WORK/campaign1.json" fleet-2026-12 1
   local c1
-  c1=$(ctl campaign create "$WORK/campaign1.json" --json | jq -r .id)
+  c1=$(ctl --json campaign create "$WORK/campaign1.json" | jq -r .id)
   ctl campaign plan "$c1" | head -20
   campaign_run "$c1"
 
@@ -97,7 +97,7 @@ campaign_scenario() {
   ctl baseline apply "$WORK/baseline.yaml"
   campaign_spec "$WORK/campaign2.json" gpu-a0 2
   local c2
-  c2=$(ctl campaign create "$WORK/campaign2.json" --json | jq -r .id)
+  c2=$(ctl --json campaign create "$WORK/campaign2.json" | jq -r .id)
   campaign_run "$c2"
 
   say "Compliance (provisionerctl firmware compliance)"

@@ -64,14 +64,20 @@ PLAN
   # The simulated DGX BMC reports 23.11.21: one update per node, as after a long shipment.
   echo '[{"match": "HostBMC", "version": "23.11.22", "image_uri": "'"$PROVISIONER_URL"'/firmware/dgx-bmc-23.11.22.fwpkg"}]' \
     >"$WORK/firmware.json"
-  "$CTL" profile set dgx-h100 --model DGXH100 --channel stable --expected-gpus 8 \
-    --gpu-model H100 --plan "$WORK/plan.json" --bios "$WORK/bios.json" \
-    --min-firmware "$WORK/firmware.json" >/dev/null
+  rack_profile
   rack_api POST /sites "{\"name\":\"$site\",\"description\":\"hall 1\"}" >/dev/null
   local rack
   for rack in "$@"; do
     rack_api POST /racks "{\"site\":\"$site\",\"room\":\"hall-1\",\"row\":\"A\",\"name\":\"$rack\",\"u_height\":42}" >/dev/null
   done
+}
+
+# rack_profile [FLAGS...]: (re)sets the DGX H100 profile from the files rack_operator_setup
+# wrote; extra flags (e.g. --baseline NAME) are added.
+rack_profile() {
+  "$CTL" profile set dgx-h100 --model DGXH100 --channel stable --expected-gpus 8 \
+    --gpu-model H100 --plan "$WORK/plan.json" --bios "$WORK/bios.json" \
+    --min-firmware "$WORK/firmware.json" "$@" >/dev/null
 }
 
 # rack_start_sim FLEET_JSON CONTROL_PORT: bmc-sim in the background; sets SIM_PID, writes

@@ -41,7 +41,6 @@ class PackageServer {
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
-    server_.wait_until_ready();
   }
   ~PackageServer() {
     server_.stop();
@@ -73,7 +72,7 @@ json bmcComponent(const PackageServer& packages, const std::string& to,
 }
 
 struct Rollout {
-  explicit Rollout(Bench& bench) : bench(bench) {
+  explicit Rollout(Bench& shared) : bench(shared) {
     env.life = bench.env();
     env.life.settings.timings.time_scale = 1000;
   }
@@ -242,7 +241,6 @@ TEST_CASE("drain waits until the scheduler says the node is idle", "[rollout]") 
   });
   const int port = scheduler.bind_to_any_port("127.0.0.1");
   std::thread serving([&] { scheduler.listen_after_bind(); });
-  scheduler.wait_until_ready();
 
   Bench bench(bmcNode());
   Rollout r(bench);
@@ -273,7 +271,6 @@ TEST_CASE("a drain the scheduler never finishes times out having changed nothing
   });
   const int port = scheduler.bind_to_any_port("127.0.0.1");
   std::thread serving([&] { scheduler.listen_after_bind(); });
-  scheduler.wait_until_ready();
   Bench bench(bmcNode());
   Rollout r(bench);
   r.env.settings.drain.url = "http://127.0.0.1:" + std::to_string(port) + "/drain";

@@ -1,95 +1,100 @@
 #include "bmc_command.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <nlohmann/json.hpp>
-#include <optional>
+#include <sstream>
 
-#include "redfish/crawl.hpp"
+#include "bmc/call.hpp"
+#include "bmc/flags.hpp"
 
 namespace provisioner::service {
 namespace {
 
-constexpr const char* kUsage =
-    "usage: provisioner bmc inventory --url URL --username USER --password PASSWORD\n"
-    "                                 [--ca FILE | --pin SHA256 | --insecure]\n";
+using bmc::Subcommand;
 
-int usage(std::ostream& err, const std::string& problem) {
-  err << "error: " << problem << "\n" << kUsage;
-  return 2;
+constexpr std::string_view kConnection =
+    "--url URL --username USER --password PASSWORD\n"
+    "[--ca FILE | --pin SHA256 | --insecure]";
+
+const std::vector<const Subcommand*>& subcommands() {
+  static const std::vector<const Subcommand*> all = {
+      &bmc::inventoryCommand(), &bmc::powerCommand(),  &bmc::bootCommand(), &bmc::biosCommand(),
+      &bmc::firmwareCommand(),  &bmc::updateCommand(), &bmc::tasksCommand()};
+  return all;
 }
 
-std::optional<std::string> normalisedPin(std::string pin) {
-  pin.erase(std::remove(pin.begin(), pin.end(), ':'), pin.end());
-  std::transform(pin.begin(), pin.end(), pin.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  const bool hex =
-      std::all_of(pin.begin(), pin.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
-  if (pin.size() != 64 || !hex) return std::nullopt;
-  return pin;
+const Subcommand* findSubcommand(const std::string& name) {
+  for (const auto* command : subcommands()) {
+    if (command->name == name) return command;
+  }
+  return nullptr;
 }
 
-// Fills `options` from --flag value pairs; returns the problem, or "" when all is well.
-std::string parseFlags(const std::vector<std::string>& args, BmcConnectOptions& options) {
-  int verifyModes = 0;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& flag = args[i];
-    if (flag == "--insecure") {
-      options.insecure = true;
-      ++verifyModes;
-      continue;
-    }
-    if (i + 1 >= args.size()) return "flag " + flag + " needs a value";
-    const std::string& value = args[++i];
-    if (flag == "--url") {
-      options.url = value;
-    } else if (flag == "--username") {
-      options.username = value;
-    } else if (flag == "--password") {
-      options.password = value;
-    } else if (flag == "--ca") {
-      options.caFile = value;
-      ++verifyModes;
-    } else if (flag == "--pin") {
-      auto pin = normalisedPin(value);
-      if (!pin) return "--pin takes a SHA-256 fingerprint (64 hex digits)";
-      options.pinSha256 = *pin;
-      ++verifyModes;
-    } else {
-      return "unknown flag " + flag;
-    }
+// `text`'s lines, the first after `lead` and the rest indented to line up under it.
+std::string hanging(std::string_view lead, std::string_view text) {
+  std::ostringstream out;
+  out << lead;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    if (start > 0) out << "\n" << std::string(lead.size(), ' ');
+    out << text.substr(start, end - start);
+    start = end + 1;
   }
-  if (options.url.rfind("https://", 0) != 0 && options.url.rfind("http://", 0) != 0) {
-    return "--url must be an http:// or https:// URL";
+  out << "\n";
+  return out.str();
+}
+
+std::string usage() {
+  std::ostringstream out;
+  out << hanging("usage: provisioner bmc COMMAND ", std::string(kConnection) + " [FLAGS]");
+  out << "\none operation on one BMC: JSON on stdout, errors on stderr\n\ncommands:\n";
+  for (const auto* command : subcommands()) {
+    std::string line = "  " + std::string(command->name);
+    if (!command->synopsis.empty()) line += " " + std::string(command->synopsis);
+    out << line << "\n" << hanging(std::string(6, ' '), command->summary);
   }
-  if (options.username.empty()) return "--username is required";
-  if (options.password.empty()) return "--password is required";
-  if (verifyModes > 1) return "--ca, --pin and --insecure exclude each other";
-  return {};
+  out << "\nexit codes: 0 done, 1 the BMC failed or refused (the reason on stderr), 2 bad usage\n";
+  return out.str();
+}
+
+std::string usage(const Subcommand& command) {
+  std::string flags = std::string(kConnection);
+  if (!command.synopsis.empty()) flags += "\n" + std::string(command.synopsis);
+  return hanging("usage: provisioner bmc " + std::string(command.name) + " ", flags) +
+         hanging("       ", command.summary);
+}
+
+int usageError(std::ostream& err, const std::string& problem, const std::string& text) {
+  err << "error: " << problem << "\n" << text;
+  return kBmcExitUsage;
 }
 
 }  // namespace
 
 int runBmcCommand(std::vector<std::string> args, std::ostream& out, std::ostream& err,
-                  BmcConnector connect) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") return usage(err, "no command");
-  if (args[0] != "inventory") return usage(err, "unknown bmc command " + args[0]);
-  BmcConnectOptions options;
-  if (auto problem = parseFlags(args, options); !problem.empty()) return usage(err, problem);
-  auto client = connect(options);
+                  BmcConnector connect, BmcCommandOptions options) {
+  if (args.empty()) return usageError(err, "no command", usage());
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    out << usage();
+    return kBmcExitDone;
+  }
+  const Subcommand* command = findSubcommand(args[0]);
+  if (command == nullptr) return usageError(err, "unknown bmc command " + args[0], usage());
+  bmc::ParsedFlags flags;
+  auto problem = bmc::parseFlags(args, command->flags, flags);
+  if (flags.help) {
+    out << usage(*command);
+    return kBmcExitDone;
+  }
+  if (problem.empty() && command->check != nullptr) problem = command->check(flags);
+  if (!problem.empty()) return usageError(err, problem, usage(*command));
+  auto client = connect(flags.connect);
   if (!client) {
-    err << "error: cannot connect to " << options.url << "\n";
-    return 1;
+    err << "error: cannot connect to " << flags.connect.url << "\n";
+    return kBmcExitFailed;
   }
-  auto inventory = redfish::crawlInventory(client);
-  if (!inventory) {
-    const auto& error = inventory.error();
-    err << "error: " << error.message << " (" << error.code << ")\n";
-    if (!error.detail.empty()) err << "detail: " << error.detail << "\n";
-    return 1;
-  }
-  out << redfish::toJson(*inventory).dump(2) << "\n";
-  return 0;
+  bmc::BmcCall call{client, flags, out, err, options};
+  return command->run(call);
 }
 
 }  // namespace provisioner::service

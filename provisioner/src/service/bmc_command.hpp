@@ -1,6 +1,8 @@
-// `provisioner bmc inventory --url URL --username U --password P [--ca FILE | --pin SHA256 |
-// --insecure]`: crawls one BMC and prints its inventory JSON. The transport is injected
-// (`connect`) so app.cpp wires the real libcurl client and tests a recorded one.
+// `provisioner bmc COMMAND --url URL --username U --password P [--ca FILE | --pin SHA256 |
+// --insecure] [flags]`: one operation on one BMC (inventory, power, boot, bios, firmware, update,
+// tasks), JSON on stdout, errors on stderr. The transport is injected (`connect`) so app.cpp
+// wires the real libcurl client and tests a recorded or simulated one. The subcommands live in
+// bmc/ (flags.cpp parses, one file per family of operations).
 #pragma once
 
 #include <functional>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "redfish/client.hpp"
+#include "redfish/tasks.hpp"
 
 namespace provisioner::service {
 
@@ -24,9 +27,19 @@ struct BmcConnectOptions {
 
 using BmcConnector = std::function<std::shared_ptr<redfish::Client>(const BmcConnectOptions&)>;
 
-// `args` are the words after "bmc" (e.g. {"inventory", "--url", ...}). Exit codes: 0 printed,
-// 1 the BMC failed (message on `err`), 2 bad usage.
+// How `update --wait` follows a task. `timeout` is replaced by --timeout (default one hour);
+// tests shorten `pollInterval`.
+struct BmcCommandOptions {
+  redfish::FollowOptions follow;
+};
+
+inline constexpr int kBmcExitDone = 0;    // printed, or the BMC did what was asked
+inline constexpr int kBmcExitFailed = 1;  // the BMC failed or refused (reason on `err`)
+inline constexpr int kBmcExitUsage = 2;   // unknown command or flag, missing or bad value
+
+// `args` are the words after "bmc" (e.g. {"inventory", "--url", ...}). `--help` prints the usage
+// on `out` and exits 0.
 int runBmcCommand(std::vector<std::string> args, std::ostream& out, std::ostream& err,
-                  BmcConnector connect);
+                  BmcConnector connect, BmcCommandOptions options = {});
 
 }  // namespace provisioner::service

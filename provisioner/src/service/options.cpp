@@ -224,9 +224,20 @@ commands:
                               asset, operator or admin
   token list                  list tokens (never their secrets)
   token revoke ID             revoke a token
-  bmc inventory --url URL --username U --password P [--ca FILE | --pin SHA256 | --insecure]
-                              crawl one BMC over Redfish and print its inventory as JSON
-                              (docs/redfish.md)
+  bmc COMMAND --url URL --username U --password P [--ca FILE | --pin SHA256 | --insecure]
+                              one operation on one BMC over Redfish, JSON on stdout
+                              (docs/cli.md, `provisioner bmc`; `bmc --help` lists the flags):
+      inventory               crawl it and print its inventory (docs/redfish.md)
+      power [--reset TYPE] [--chassis]
+                              the power state, or ComputerSystem.Reset (Chassis.Reset)
+      boot [--once pxe|http|cd] [--uefi-http-uri URI]
+                              the boot override, or set a one-time one
+      bios [--set FILE.json]  BIOS attributes, or PATCH the pending settings
+      firmware                the FirmwareInventory
+      update --image-uri URI [--target PATH]... [--force] [--wait]
+                              SimpleUpdate; the task, or with --wait its end
+      tasks [--task PATH]     the BMC's tasks, or one task's state
+                              exit 0 done, 1 the BMC failed or refused, 2 bad usage
   help                        this text
 
 flags:
