@@ -151,7 +151,8 @@ TEST_CASE("campaign actions follow the state machine and start the controller ru
   auto events = svc.get(path(id, "events"), "viewer");
   REQUIRE(events.status == 200);
   std::vector<std::string> kinds;
-  for (const auto& e : events.json()["items"]) kinds.push_back(e["kind"]);
+  const json items = events.json()["items"];  // json() parses anew: keep one copy
+  for (const auto& e : items) kinds.push_back(e["kind"]);
   CHECK(kinds == std::vector<std::string>{"created", "started", "paused", "resumed",
                                           "rollback_requested", "cancelled"});
   CHECK(events.json()["items"][2]["actor"] == "test-operator");

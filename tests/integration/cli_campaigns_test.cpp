@@ -76,7 +76,7 @@ TEST_CASE("campaign create, plan and show print tables", "[integration][cli][cam
   CHECK(plan.out ==
         "Campaign 1 (os-roll), image, draft\n"
         "\n"
-        "NODE  SERIAL  SITE  RACK  MODEL     WAVE  COMPONENTS                             EST\n"
+        "NODE  SERIAL  SITE  RACK  MODEL     WAVE  COMPONENTS                              EST\n"
         "1     R01-1   dc1   R01   DGX H100  0     image ubuntu 24.04.1 -> ubuntu 24.04.2  20m\n"
         "3     R02-1   dc1   R02   DGX H100  1     image ubuntu 24.04.1 -> ubuntu 24.04.2  20m\n"
         "2     R01-2   dc1   R01   DGX H100  1     image ubuntu 24.04.1 -> ubuntu 24.04.2  20m\n"

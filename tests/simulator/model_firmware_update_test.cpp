@@ -12,9 +12,14 @@ namespace {
 
 constexpr const char* kImage = "http://127.0.0.1:9/fw.fwpkg";
 
-// The FirmwareInventory member whose Id contains `word` (the first one).
+// The FirmwareInventory member whose Id is `word`, else the first whose Id contains it
+// (PCIeRetimer_0 is the host's retimer; HGX_FW_PCIeRetimer_0 waits for an AC power cycle).
 sim::FirmwareVersion member(Bmc& bmc, const std::string& word) {
-  for (const auto& m : bmc.model->firmwareVersions()) {
+  const auto members = bmc.model->firmwareVersions();
+  for (const auto& m : members) {
+    if (m.id == word) return m;
+  }
+  for (const auto& m : members) {
     if (m.id.find(word) != std::string::npos) return m;
   }
   FAIL("no FirmwareInventory member named like " << word);

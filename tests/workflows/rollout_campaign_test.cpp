@@ -106,6 +106,7 @@ struct CampaignBench {
     run.kind = workflows::kNodeLifecycle;
     run.subject = "bmc:" + b.identity.bmcMac;
     run.node_id = node.id;
+    run.step = "handoff";
     run.now = fx.clock->now();
     run.context_json = json{{"base_url", b.baseUrl},
                             {"bmc_address", b.address},
@@ -149,6 +150,7 @@ struct CampaignBench {
     c.kind = "firmware";
     c.spec_json = workflows::campaign::toJson(spec).dump();
     c.baseline_name = "test";
+    c.baseline_revision = 1;
     c.created_by = "test";
     c.now = fx.clock->now();
     for (const auto& wave : workflows::campaign::planWaves(spec, plan_nodes)) {
@@ -193,13 +195,20 @@ struct CampaignBench {
       const auto executed = need(engine->runOnce());
       const auto c = need(inventory::getCampaign(*fx.db, id));
       if (c.state != "running") return c.state;
-      if (executed == 0) {
-        // Nothing due: the simulator's tasks run in (scaled) real time; the engine's clock moves.
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        fx.clock->advance(std::chrono::seconds(1));
-      }
+      if (executed == 0) advanceBoth();
+
     }
     return need(inventory::getCampaign(*fx.db, id)).state;
+  }
+
+  // Nothing is due: both clocks move on by one step, in step with each other. The engine's
+  // waits are scaled by lifecycle_time_scale, so 20 ms of its clock are 20 s of the
+  // simulator's (below the DGX's 30 s session timeout, so no session expires between calls).
+  void advanceBoth() {
+    const auto step = std::chrono::milliseconds(20);
+    fx.clock->advance(step);
+    fx.fleet->clock().advance(std::chrono::duration<double>(step).count() *
+                              fx.options.lifecycle_time_scale);
   }
 
   // The most nodes running at once, from their start and finish times.

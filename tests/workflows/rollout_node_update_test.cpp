@@ -74,7 +74,7 @@ json bmcComponent(const PackageServer& packages, const std::string& to,
 struct Rollout {
   explicit Rollout(Bench& shared) : bench(shared) {
     env.life = bench.env();
-    env.life.settings.timings.time_scale = 1000;
+    env.life.settings.timings.time_scale = 1;  // deadlines in the simulated seconds drive() advances
   }
   StepOutcome run(const std::string& name, workflows::StepOutcome (*step)(const ro::Env&,
                                                                           StepContext&)) {
@@ -130,6 +130,8 @@ TEST_CASE("flash records the intent, updates, follows the task and verifies the 
 
   auto done = r.drive("flash", ro::flashStep);
   INFO(describe(done));
+  INFO(bench.snapshot().dump());
+  INFO(bench.data().dump());
   REQUIRE(done.kind == Kind::kNext);
   CHECK(done.step == "quick_check");
   CHECK(r.bmcVersion() == "24.10.1");
@@ -216,7 +218,9 @@ TEST_CASE("recover without a package of the previous version quarantines the nod
   Bench bench(bmcNode());
   Rollout r(bench);
   bench.data()["components"] = json::array({bmcComponent(packages, "24.10.1", false)});
-  REQUIRE(r.drive("flash", ro::flashStep).kind == Kind::kNext);
+  auto flashed = r.drive("flash", ro::flashStep);
+  INFO(describe(flashed));
+  REQUIRE(flashed.kind == Kind::kNext);
   bench.data()["failure"] = {
       {"step", "quick_check"}, {"reason", "quick_check_failed"}, {"message", "slow GPUs"}};
   bench.data()["campaign_id"] = 0;  // no campaign row: the report fails, the step retries
@@ -274,9 +278,11 @@ TEST_CASE("a drain the scheduler never finishes times out having changed nothing
   Bench bench(bmcNode());
   Rollout r(bench);
   r.env.settings.drain.url = "http://127.0.0.1:" + std::to_string(port) + "/drain";
-  r.env.settings.timings.drain_timeout = minutes(10);  // 0.6 s at time scale 1000
+  r.env.settings.timings.drain_timeout = minutes(10);
   REQUIRE(r.run("drain", ro::drainStep).kind == Kind::kWait);
-  bench.advance(seconds(1));
+  bench.advance(minutes(9));
+  REQUIRE(r.run("drain", ro::drainStep).kind == Kind::kWait);
+  bench.advance(minutes(1));
   auto timed_out = r.run("drain", ro::drainStep);
   CHECK(timed_out.kind == Kind::kFail);
   CHECK(timed_out.reason == "drain_timeout");

@@ -28,7 +28,9 @@ common::Result<ComponentRule> parseComponentRule(const nlohmann::json& value,
     return common::fail(
         badRule(field, "must be an object with exactly one of software_id or pattern (a string)"));
   }
-  const auto& [key, text] = *value.items().begin();
+  const auto entry = value.begin();  // an object of one member (items() would dangle here)
+  const std::string& key = entry.key();
+  const nlohmann::json& text = entry.value();
   if (key != "software_id" && key != "pattern") {
     return common::fail(badRule(
         field, "has the unknown rule '" + key.substr(0, 64) + "' (use software_id or pattern)"));
