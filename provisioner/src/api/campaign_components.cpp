@@ -1,12 +1,18 @@
 #include "campaign_components.hpp"
 
+#include "baseline_input.hpp"
+#include "inventory/baselines.hpp"
+#include "inventory/firmware_packages.hpp"
 #include "inventory/images.hpp"
+#include "inventory/node_firmware.hpp"
+#include "workflows/firmware/planned_updates.hpp"
 
 namespace provisioner::api {
 namespace {
 
 using common::Result;
 using nlohmann::json;
+namespace fw = workflows::firmware;
 
 // The image the node's profile's channel serves now ("" when there is no profile or channel).
 Result<std::string> channelImageFor(const ApiContext& ctx, const std::string& model) {
@@ -34,10 +40,30 @@ Result<void> resolveCampaignTarget(const ApiContext& ctx, CampaignTarget& target
     if (!image) return common::fail(std::move(image).error());
     return common::success();
   }
-  // Baselines are stored by the firmware store (migration 0005 onwards); until it is part of the
-  // service no baseline exists.
-  return common::fail(common::unprocessable(
-      "unknown_baseline", "no baseline " + target.baseline_name + " is stored", "baseline"));
+  if (target.baseline_revision) {
+    auto revision =
+        inventory::getBaselineRevision(*ctx.db, target.baseline_name, *target.baseline_revision);
+    if (revision) return common::success();
+    if (revision.error().code == "baseline_not_found") {
+      return common::fail(common::unprocessable(
+          "unknown_baseline", "no baseline " + target.baseline_name + " is stored", "baseline"));
+    }
+    if (revision.error().code == "revision_not_found") {
+      return common::fail(common::unprocessable(
+          "unknown_baseline_revision",
+          "baseline " + target.baseline_name + " has no revision " +
+              std::to_string(*target.baseline_revision),
+          "baseline.revision"));
+    }
+    return common::fail(std::move(revision).error());
+  }
+  PROV_ASSIGN(auto latest, inventory::latestBaselineRevision(*ctx.db, target.baseline_name));
+  if (!latest) {
+    return common::fail(common::unprocessable(
+        "unknown_baseline", "no baseline " + target.baseline_name + " is stored", "baseline"));
+  }
+  target.baseline_revision = latest->revision;
+  return common::success();
 }
 
 NodeUpdatePlanner::NodeUpdatePlanner(const ApiContext& ctx, CampaignTarget target)
@@ -47,9 +73,50 @@ Result<NodeUpdatePlan> NodeUpdatePlanner::plan(const inventory::CampaignCandidat
   return target_.kind == "image" ? imagePlan(node) : firmwarePlan(node);
 }
 
-Result<NodeUpdatePlan> NodeUpdatePlanner::firmwarePlan(const inventory::CampaignCandidate&) {
+Result<const fw::Baseline*> NodeUpdatePlanner::baseline() {
+  if (!baseline_) {
+    PROV_ASSIGN(auto revision,
+                inventory::getBaselineRevision(*ctx_.db, target_.baseline_name,
+                                               target_.baseline_revision.value_or(1)));
+    PROV_ASSIGN(auto parsed, storedBaseline(revision));
+    baseline_ = std::move(parsed);
+  }
+  return &*baseline_;
+}
+
+Result<int> NodeUpdatePlanner::packageSeconds(const std::string& name,
+                                              const std::string& version) {
+  const std::string key = name + " " + version;
+  if (auto it = package_seconds_.find(key); it != package_seconds_.end()) return it->second;
+  PROV_ASSIGN(auto found, inventory::findFirmwarePackage(*ctx_.db, name, version));
+  const int seconds = found ? found->spec.estimated_seconds : kDefaultComponentSeconds;
+  package_seconds_[key] = seconds;
+  return seconds;
+}
+
+// The node's components the baseline does not accept, from its last FirmwareInventory read.
+Result<NodeUpdatePlan> NodeUpdatePlanner::firmwarePlan(const inventory::CampaignCandidate& node) {
   NodeUpdatePlan plan;
+  PROV_ASSIGN(const fw::Baseline* b, baseline());
+  const fw::BaselineModel* model = b->model(node.hardware_model);
+  if (model == nullptr) return plan;  // the baseline says nothing about this model
+  PROV_ASSIGN(auto firmware, inventory::getNodeFirmware(*ctx_.db, node.node_id));
+  fw::NodeFirmwareFacts facts;
+  facts.node_id = node.node_id;
+  facts.model = node.hardware_model;
+  facts.observed_at = firmware.state.observed_at;
+  facts.reachable = firmware.state.reachable;
+  for (const auto& m : firmware.members) {
+    facts.members.push_back({m.member.path, m.member.member_id, m.member.name,
+                             m.member.software_id, m.member.version, m.member.updateable});
+  }
   plan.estimated_seconds = kNodeOverheadSeconds;
+  for (const auto& u : fw::plannedUpdates(*model, facts)) {
+    plan.components.push_back(
+        {{"component", u.component}, {"from", u.from}, {"to", u.to}, {"package", u.package}});
+    PROV_ASSIGN(int seconds, packageSeconds(u.package, u.to));
+    plan.estimated_seconds += seconds;
+  }
   return plan;
 }
 

@@ -12,6 +12,7 @@
 #include "common/result.hpp"
 #include "inventory/campaigns.hpp"
 #include "provisioner/api/api.hpp"
+#include "workflows/firmware/baseline.hpp"
 
 namespace provisioner::api {
 
@@ -49,10 +50,14 @@ class NodeUpdatePlanner {
  private:
   common::Result<NodeUpdatePlan> firmwarePlan(const inventory::CampaignCandidate& node);
   common::Result<NodeUpdatePlan> imagePlan(const inventory::CampaignCandidate& node);
+  common::Result<const workflows::firmware::Baseline*> baseline();
+  common::Result<int> packageSeconds(const std::string& name, const std::string& version);
 
   const ApiContext& ctx_;
   CampaignTarget target_;
   std::map<std::string, std::string> image_now_by_model_;  // "name version" the channel serves
+  std::optional<workflows::firmware::Baseline> baseline_;  // the target revision, once loaded
+  std::map<std::string, int> package_seconds_;             // "name version" -> estimate
 };
 
 }  // namespace provisioner::api

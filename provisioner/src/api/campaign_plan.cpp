@@ -68,31 +68,41 @@ struct PlannedCampaign {
   std::vector<inventory::PlannedCampaignNode> nodes;
 };
 
+// Nodes with nothing to change (already compliant) are left out of the campaign: draining a
+// node to flash nothing costs its jobs for no reason.
 Result<PlannedCampaign> planNodes(const ApiContext& ctx, const campaign::CampaignSpec& spec,
                                   const CampaignTarget& target,
                                   const std::vector<inventory::CampaignCandidate>& candidates) {
-  std::map<inventory::Id, const inventory::CampaignCandidate*> by_id;
+  NodeUpdatePlanner planner(ctx, target);
+  std::map<inventory::Id, std::pair<const inventory::CampaignCandidate*, NodeUpdatePlan>> by_id;
   std::vector<campaign::PlanNode> plan_nodes;
   for (const auto& c : candidates) {
-    by_id[c.node_id] = &c;
+    PROV_ASSIGN(auto update, planner.plan(c));
+    if (update.components.empty()) continue;
+    by_id[c.node_id] = {&c, std::move(update)};
     plan_nodes.push_back({c.node_id, c.site, c.rack, c.hardware_model, labelsOf(c.labels_json)});
   }
-  NodeUpdatePlanner planner(ctx, target);
+  if (plan_nodes.empty()) {
+    return common::fail(common::unprocessable(
+        "campaign_changes_nothing",
+        "every node the selector picks (" + std::to_string(candidates.size()) +
+            ") already runs what the target accepts",
+        spec.kind == "image" ? "image" : "baseline"));
+  }
   PlannedCampaign out;
   for (const auto& wave : campaign::planWaves(spec, std::move(plan_nodes))) {
     for (const auto& planned : wave.nodes) {
-      const auto& candidate = *by_id.at(planned.node.id);
-      PROV_ASSIGN(auto update, planner.plan(candidate));
+      const auto& [candidate, update] = by_id.at(planned.node.id);
       inventory::PlannedCampaignNode n;
-      n.node_id = candidate.node_id;
+      n.node_id = candidate->node_id;
       n.wave = wave.index;
       n.position = planned.position;
       n.components_json = update.components.dump(-1, ' ', false, json::error_handler_t::replace);
       n.estimated_seconds = update.estimated_seconds;
-      n.site = candidate.site;
-      n.rack = candidate.rack;
-      n.hardware_model = candidate.hardware_model;
-      n.labels_json = candidate.labels_json;
+      n.site = candidate->site;
+      n.rack = candidate->rack;
+      n.hardware_model = candidate->hardware_model;
+      n.labels_json = candidate->labels_json;
       out.nodes.push_back(std::move(n));
     }
   }
