@@ -48,7 +48,7 @@ JSON
 
 # campaign_run ID: start it and watch until it completes or pauses (bounded).
 campaign_run() {
-  ctl campaign start "$1" >/dev/null
+  ctl campaign start "$1" >/dev/null || return 1
   local deadline=$(($(date +%s) + ${DEMO_CAMPAIGN_DEADLINE_S:-600}))
   while :; do
     local state
@@ -87,7 +87,8 @@ campaign_scenario() {
   say "Campaign 1: BMC 24.10.1 and GPU 96.00.9A.00.01 (provisionerctl campaign create/plan/start)"
   campaign_spec "$WORK/campaign1.json" fleet-2026-12 1
   local c1
-  c1=$(ctl --json campaign create "$WORK/campaign1.json" | jq -r .id)
+  c1=$(ctl --json campaign create "$WORK/campaign1.json" | jq -r .id) || true
+  [ -n "$c1" ] || { echo "campaign 1 was not created" >&2; return 1; }
   ctl campaign plan "$c1" | head -20
   campaign_run "$c1"
 
@@ -97,7 +98,8 @@ campaign_scenario() {
   ctl baseline apply "$WORK/baseline.yaml"
   campaign_spec "$WORK/campaign2.json" gpu-a0 2
   local c2
-  c2=$(ctl --json campaign create "$WORK/campaign2.json" | jq -r .id)
+  c2=$(ctl --json campaign create "$WORK/campaign2.json" | jq -r .id) || true
+  [ -n "$c2" ] || { echo "campaign 2 was not created" >&2; return 1; }
   campaign_run "$c2"
 
   say "Compliance (provisionerctl firmware compliance)"

@@ -139,6 +139,34 @@ TEST_CASE("flash records the intent, updates, follows the task and verifies the 
   CHECK(bench.data()["flash"]["done"][0]["flashed"] == true);
 }
 
+TEST_CASE("HGX GPU firmware is applied by an AC power cycle of the system's own chassis",
+          "[rollout]") {
+  PackageServer packages;
+  Bench bench(bmcNode());
+  Rollout r(bench);
+  // What inspect stored: the first chassis of the inventory, which has no Chassis.Reset.
+  bench.data()["chassis_path"] = "/redfish/v1/Chassis/CPUBaseboard";
+  json gpu = {{"component", "gpu"},
+              {"rule", {{"pattern", "HGX_FW_GPU_SXM"}}},
+              {"from", "96.00.89.00.01"},
+              {"to", "96.00.9A.00.01"},
+              {"image_uri", packages.uri("96.00.9A.00.01")},
+              {"apply", "ac_power_cycle"},
+              {"force", false},
+              {"rollback", nullptr}};
+  bench.data()["components"] = json::array({gpu});
+  auto done = r.drive("flash", ro::flashStep);
+  INFO(describe(done));
+  REQUIRE(done.kind == Kind::kNext);
+  CHECK(bench.data()["flash"]["done"][0]["flashed"] == true);
+  const json firmware = bench.snapshot()["firmware"];
+  const auto member = "/redfish/v1/UpdateService/FirmwareInventory/HGX_FW_GPU_SXM_1";
+  REQUIRE(firmware.contains(member));
+  CHECK(firmware[member]["version"] == "96.00.9A.00.01");
+  CHECK(bench.requestCount("POST", "/redfish/v1/Chassis/DGX/Actions/Chassis.Reset") == 2);
+  CHECK(bench.requestCount("POST", "CPUBaseboard") == 0);
+}
+
 TEST_CASE("a run resumed after a crash adopts the running update instead of flashing again",
           "[rollout]") {
   PackageServer packages;

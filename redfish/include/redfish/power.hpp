@@ -50,4 +50,9 @@ common::Result<ResetOutcome> resetChassisWith(Client& client, const std::string&
                                               const std::string& resetType,
                                               const Quirks& quirks = {});
 
+// The chassis whose Chassis.Reset powers the system: of the system's Links.Chassis the first
+// with that action, else the first linked (DGX: /Chassis/DGX, not the component chassis an
+// inventory lists first). MalformedResponse when the system links no chassis.
+common::Result<std::string> systemChassis(Client& client, const std::string& systemPath);
+
 }  // namespace redfish

@@ -108,4 +108,17 @@ common::Result<ResetOutcome> resetChassisWith(Client& client, const std::string&
   return resetWith(client, chassisPath, "#Chassis.Reset", resetType, quirks);
 }
 
+common::Result<std::string> systemChassis(Client& client, const std::string& systemPath) {
+  PROV_ASSIGN(auto system, ops::getResource(client, systemPath));
+  const auto* links = member(system.body, "Links");
+  const auto chassis = links ? memberLinks(*links, "Chassis") : std::vector<std::string>{};
+  if (chassis.empty()) return malformedResponse(systemPath, "Links.Chassis is missing");
+  for (const auto& path : chassis) {
+    PROV_ASSIGN(auto body, ops::getResource(client, path));
+    const auto* actions = member(body.body, "Actions");
+    if (actions && member(*actions, "#Chassis.Reset")) return path;
+  }
+  return chassis.front();
+}
+
 }  // namespace redfish

@@ -181,11 +181,12 @@ class ComponentFlash {
   // AC/aux power cycle: the chassis off, a pause, the chassis on (HGX baseboards load new GPU and
   // NVSwitch firmware only from cold).
   std::optional<StepOutcome> powerCycle(redfish::Client& client, const redfish::Quirks& quirks) {
-    const std::string chassis = text(ctx_.data(), "chassis_path");
-    if (chassis.empty()) {
-      return StepOutcome::fail("no_chassis", "the node's chassis path is unknown; cannot power "
-                                             "cycle it to apply " + describe(c_));
+    if (!cur_.contains("power_chassis")) {
+      auto found = redfish::systemChassis(client, text(ctx_.data(), "system_path"));
+      if (!found) return lifecycle::bmcTrouble("finding the system's chassis", found.error());
+      cur_["power_chassis"] = *found;
     }
+    const std::string chassis = text(cur_, "power_chassis");
     if (!cur_.contains("off_at")) {
       auto off = redfish::resetChassisWith(client, chassis, "ForceOff", quirks);
       if (!off) return lifecycle::bmcTrouble("powering the chassis off", off.error());

@@ -2,6 +2,7 @@
 
 #include "redfish/errors.hpp"
 #include "redfish/json.hpp"
+#include "redfish/power.hpp"
 
 namespace provisioner::service::bmc {
 
@@ -33,13 +34,7 @@ common::Result<std::string> systemPath(redfish::Client& client, const ParsedFlag
 common::Result<std::string> chassisPath(redfish::Client& client, const ParsedFlags& flags) {
   if (auto chosen = flags.value("--chassis-path")) return *chosen;
   PROV_ASSIGN(auto system, systemPath(client, flags));
-  PROV_ASSIGN(auto body, getJson(client, system));
-  const auto* links = redfish::member(body, "Links");
-  auto chassis = links ? redfish::memberLinks(*links, "Chassis") : std::vector<std::string>{};
-  if (chassis.empty()) {
-    return notSupported("system " + system + " links no chassis; name one with --chassis-path");
-  }
-  return chassis.front();
+  return redfish::systemChassis(client, system);
 }
 
 common::Error notSupported(std::string message) {
