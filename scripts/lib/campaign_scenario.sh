@@ -78,7 +78,10 @@ campaign_scenario() {
   rack_profile --baseline dgx-h100-fleet
 
   # One node's BMC will say its update succeeded and keep its version; one GPU firmware is slow.
-  unchanged_id=$(printf 'r01-n%02d' 2)
+  # A node the bring-up made ready (not the mismatched chassis, not the weak GPU).
+  local n=1
+  while [ "$n" -eq "$MISMATCH" ] || [ "$n" -eq "$SLOW" ]; do n=$((n + 1)); done
+  unchanged_id=$(printf 'r01-n%02d' "$n")
   sim_api PUT "/bmcs/$unchanged_id/faults" '{"firmware_version_unchanged": true}' >/dev/null
   sim_api PUT /faults '{"firmware_slowdown": {"match": "HGX_FW_GPU", "version": "96.00.A0.00.01", "percent": 6}}' >/dev/null
   unchanged_serial=$(jq -r --arg id "$unchanged_id" '.[] | select(.id == $id) | .identity.chassis_serial' "$WORK/bmcs.json")
@@ -116,6 +119,13 @@ campaign_scenario() {
   reason2=$(rack_api GET "/campaigns/$c2" | jq -r .pause_reason)
   [ "$state2" = paused ] || { echo "campaign 2 is $state2, not paused" >&2; fail=1; }
   grep -q '^canary_regression: .*-6' <<<"$reason2" || { echo "campaign 2 paused for '$reason2'" >&2; fail=1; }
+  if [ "$fail" -ne 0 ]; then
+    echo "What the campaigns' failed nodes say:" >&2
+    for c in "$c1" "$c2"; do
+      rack_api GET "/campaigns/$c/nodes?limit=100" |
+        jq -c '.items[] | select(.state != "succeeded") | {node_id, state, reason, detail}' >&2
+    done
+  fi
   [ "$fail" -eq 0 ] && echo && echo "Scenario as expected: campaign 1 completed with $unchanged_serial rolled back (version_unchanged); campaign 2 paused: $reason2"
   return "$fail"
 }
