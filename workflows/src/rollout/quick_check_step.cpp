@@ -41,7 +41,10 @@ common::Result<inventory::AgentTask> createCheck(const Env& env, const StepConte
   spec.node_id = node.id;
   spec.kind = "burn_in";
   spec.spec_json = quickPlan(profile, env.settings.timings.quick_check_seconds);
-  spec.batch = inventory::defaultBurnInBatch(node, ctx.now());
+  // Its own batch: the verdict's peer comparison is among this node's GPUs only. Against the
+  // nodes not yet updated is the campaign gate's comparison (gate.hpp), not a node failure: a
+  // whole-node slowdown a firmware causes must pause the campaign, not quarantine canaries.
+  spec.batch = "quick-check/" + node.chassis_serial + "/run-" + std::to_string(ctx.run().id);
   spec.expected_gpus =
       profile && profile->expected_gpus > 0 ? profile->expected_gpus : node.gpu_count;
   return inventory::createAgentTask(db, spec, "campaign");
