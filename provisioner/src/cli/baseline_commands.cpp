@@ -2,6 +2,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_digest.hpp"
 #include "provisioner/cli/command.hpp"
 #include "provisioner/cli/json_fields.hpp"
 #include "provisioner/cli/table.hpp"
@@ -13,16 +14,6 @@ using common::Result;
 using nlohmann::json;
 
 constexpr const char* kBaselinesPath = "/api/v1/baselines";
-
-Result<std::string> readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return common::fail(common::invalidArgument("file_unreadable", "cannot read " + path, path));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "campaign_render.hpp"
+#include "file_digest.hpp"
 #include "provisioner/cli/command.hpp"
 #include "provisioner/cli/json_fields.hpp"
 #include "provisioner/cli/paging.hpp"
@@ -26,16 +27,6 @@ constexpr int kMaxWatchSeconds = 3600;
 
 std::string campaignPath(const std::string& id, const std::string& tail = "") {
   return std::string(kCampaignsPath) + "/" + id + (tail.empty() ? "" : "/" + tail);
-}
-
-Result<std::string> readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return common::fail(common::invalidArgument("file_unreadable", "cannot read " + path, path));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // A campaign file: JSON (an object).

@@ -5,6 +5,7 @@
 #include <array>
 #include <fstream>
 #include <memory>
+#include <sstream>
 
 namespace provisioner::cli {
 
@@ -35,6 +36,16 @@ common::Result<std::string> sha256OfFile(const std::string& path) {
     out += kHex[digest[i] & 0xf];
   }
   return out;
+}
+
+common::Result<std::string> readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return common::fail(common::invalidArgument("file_unreadable", "cannot read " + path, path));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace provisioner::cli

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_digest.hpp"
 #include "provisioner/cli/command.hpp"
 #include "provisioner/cli/json_fields.hpp"
 #include "provisioner/cli/paging.hpp"
@@ -18,16 +19,6 @@ using nlohmann::json;
 constexpr const char* kImagesPath = "/api/v1/images";
 constexpr const char* kArtifactsPath = "/api/v1/artifacts/";
 constexpr const char* kChannelsPath = "/api/v1/channels";
-
-Result<std::string> readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return common::fail(common::invalidArgument("file_unreadable", "cannot read " + path, path));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Uploads one artifact unless the service already stores it (same digest = same bytes).
 Result<bool> uploadIfMissing(CommandContext& ctx, const std::string& sha256,
