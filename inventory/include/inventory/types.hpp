@@ -28,7 +28,8 @@ struct PageRequest {
 // Node lifecycle states (DESIGN.md); stored as text with a CHECK constraint.
 inline constexpr std::string_view kNodeStates[] = {
     "discovered", "matched", "claimed", "inspected",   "configured",      "firmware",
-    "imaging",    "burn_in", "ready",   "quarantined", "decommissioning", "retired"};
+    "imaging",    "burn_in", "ready",   "quarantined", "decommissioning", "decommission_failed",
+    "retired"};
 bool isNodeState(std::string_view s);
 
 // Component kinds; stored as text with a CHECK constraint.
