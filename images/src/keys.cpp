@@ -19,6 +19,11 @@ common::Error badPublicKey(const std::string& why) {
   return common::invalidArgument("invalid_public_key", "not an Ed25519 public key: " + why);
 }
 
+// An encrypted key is reported as unusable, never prompted for on a tty.
+int refusePassphrase(char* /*buf*/, int /*size*/, int /*rwflag*/, void* /*u*/) {
+  return -1;
+}
+
 common::Result<std::string> rawPublicKey(EVP_PKEY* pkey) {
   std::string raw(kRawKeySize, '\0');
   std::size_t len = raw.size();
@@ -53,6 +58,24 @@ common::Result<KeyPair> generateKeyPair() {
   pair.public_pem = detail::bioContents(pub.get());
   pair.key_id = keyIdOf(raw);
   return pair;
+}
+
+common::Result<KeyPair> keyPairFromPrivatePem(std::string_view private_pem) {
+  auto bad_key = common::invalidArgument("invalid_private_key",
+                                         "not an unencrypted Ed25519 private key (PEM)");
+  if (private_pem.size() > kMaxKeyFile) return bad_key;
+  auto bio = detail::memoryBio(private_pem);
+  detail::Pkey pkey(bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, refusePassphrase, nullptr)
+                        : nullptr);
+  ERR_clear_error();
+  if (!pkey || EVP_PKEY_get_id(pkey.get()) != EVP_PKEY_ED25519) return bad_key;
+  detail::Bio pub(BIO_new(BIO_s_mem()));
+  if (!pub || PEM_write_bio_PUBKEY(pub.get(), pkey.get()) != 1) {
+    ERR_clear_error();
+    return common::internalError("cannot write the public key of the private key");
+  }
+  PROV_ASSIGN(auto raw, rawPublicKey(pkey.get()));
+  return KeyPair{std::string(private_pem), detail::bioContents(pub.get()), keyIdOf(raw)};
 }
 
 common::Result<PublicKey> parsePublicKeyPem(std::string_view pem) {

@@ -52,21 +52,6 @@ common::Error unverified(const std::string& code, const std::string& message) {
   return common::invalidArgument(code, message, "signature");
 }
 
-bool verifyEd25519(const std::string& raw_public_key, std::string_view message,
-                   const std::string& signature) {
-  detail::Pkey pkey(EVP_PKEY_new_raw_public_key(
-      EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(raw_public_key.data()),
-      raw_public_key.size()));
-  detail::MdCtx ctx(EVP_MD_CTX_new());
-  const bool ok =
-      pkey && ctx && EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, pkey.get()) == 1 &&
-      EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()),
-                       signature.size(), reinterpret_cast<const unsigned char*>(message.data()),
-                       message.size()) == 1;
-  ERR_clear_error();
-  return ok;
-}
-
 }  // namespace
 
 common::Result<SignedManifest> parseSignedManifest(std::string_view text) {
@@ -113,8 +98,7 @@ nlohmann::json toJson(const SignedManifest& signed_manifest) {
   return document;
 }
 
-common::Result<SignedManifest> signManifest(const Manifest& manifest,
-                                            std::string_view private_pem) {
+common::Result<BytesSignature> signBytes(std::string_view bytes, std::string_view private_pem) {
   auto bad_key = common::invalidArgument("invalid_private_key",
                                          "the signing key is not an Ed25519 private key (PEM)");
   if (private_pem.size() > kMaxPrivateKey) return bad_key;
@@ -124,13 +108,12 @@ common::Result<SignedManifest> signManifest(const Manifest& manifest,
   ERR_clear_error();
   if (!pkey || EVP_PKEY_get_id(pkey.get()) != EVP_PKEY_ED25519) return bad_key;
 
-  const std::string message = canonicalBytes(manifest);
   std::string signature(kSignatureSize, '\0');
   std::size_t length = signature.size();
   detail::MdCtx ctx(EVP_MD_CTX_new());
   if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, pkey.get()) != 1 ||
       EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
-                     reinterpret_cast<const unsigned char*>(message.data()), message.size()) != 1) {
+                     reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()) != 1) {
     ERR_clear_error();
     return common::internalError("Ed25519 signing failed");
   }
@@ -144,8 +127,29 @@ common::Result<SignedManifest> signManifest(const Manifest& manifest,
     return common::internalError("cannot derive the public key of the signing key");
   }
   raw.resize(raw_length);
-  return SignedManifest{
-      manifest, Signature{keyIdOf(raw), std::string(kAlgorithm), common::base64Encode(signature)}};
+  return BytesSignature{std::move(signature), keyIdOf(raw)};
+}
+
+bool verifyBytes(std::string_view bytes, std::string_view signature, const PublicKey& key) {
+  if (signature.size() != kSignatureSize) return false;
+  detail::Pkey pkey(EVP_PKEY_new_raw_public_key(
+      EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(key.raw.data()),
+      key.raw.size()));
+  detail::MdCtx ctx(EVP_MD_CTX_new());
+  const bool ok =
+      pkey && ctx && EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, pkey.get()) == 1 &&
+      EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()),
+                       signature.size(), reinterpret_cast<const unsigned char*>(bytes.data()),
+                       bytes.size()) == 1;
+  ERR_clear_error();
+  return ok;
+}
+
+common::Result<SignedManifest> signManifest(const Manifest& manifest,
+                                            std::string_view private_pem) {
+  PROV_ASSIGN(auto signed_bytes, signBytes(canonicalBytes(manifest), private_pem));
+  return SignedManifest{manifest, Signature{std::move(signed_bytes.key_id), std::string(kAlgorithm),
+                                            common::base64Encode(signed_bytes.signature)}};
 }
 
 common::Result<void> verifySignature(const SignedManifest& signed_manifest,
@@ -164,8 +168,7 @@ common::Result<void> verifySignature(const SignedManifest& signed_manifest,
                       "signature algorithm " + signature.algorithm + " is not ed25519");
   }
   auto decoded = common::base64Decode(signature.value);
-  if (!decoded || decoded->size() != kSignatureSize ||
-      !verifyEd25519(key->raw, canonicalBytes(signed_manifest.manifest), *decoded)) {
+  if (!decoded || !verifyBytes(canonicalBytes(signed_manifest.manifest), *decoded, *key)) {
     return unverified("image_signature_invalid",
                       "the signature does not verify with key " + signature.key_id +
                           " (wrong key, or the manifest changed after signing)");

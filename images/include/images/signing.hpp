@@ -28,8 +28,22 @@ struct PublicKey {
 std::string keyIdOf(std::string_view raw_public_key);
 
 common::Result<KeyPair> generateKeyPair();
+// The pair (public PEM and key id derived) of a stored private key; InvalidArgument
+// "invalid_private_key" when the PEM is not an unencrypted Ed25519 private key.
+common::Result<KeyPair> keyPairFromPrivatePem(std::string_view private_pem);
 // InvalidArgument "invalid_public_key" when the PEM is not an Ed25519 public key.
 common::Result<PublicKey> parsePublicKeyPem(std::string_view pem);
+
+// Generic Ed25519 over exact bytes: the one implementation manifests and sanitization
+// certificates share.
+struct BytesSignature {
+  std::string signature;  // the 64 raw signature bytes
+  std::string key_id;     // keyIdOf() the signing key's public half
+};
+// InvalidArgument "invalid_private_key" when the PEM is not an Ed25519 private key.
+common::Result<BytesSignature> signBytes(std::string_view bytes, std::string_view private_pem);
+// True when `signature` (64 raw bytes) is a valid signature of `bytes` by `key`.
+bool verifyBytes(std::string_view bytes, std::string_view signature, const PublicKey& key);
 
 struct Signature {
   std::string key_id;

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "bmc_command.hpp"
+#include "cert_command.hpp"
 #include "common/secret_box.hpp"
 #include "image_local_commands.hpp"
 #include "images/artifact_store.hpp"
@@ -340,6 +341,10 @@ int runProvisioner(const std::vector<std::string>& args) {
         "provisioner", std::make_shared<spdlog::sinks::stderr_sink_mt>()));
     http::configureJsonLogging(spdlog::level::warn);
     return bmc(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
+  if (!args.empty() && args.front() == "cert") {
+    return runCertCommand(std::vector<std::string>(args.begin() + 1, args.end()), std::cout,
+                          std::cerr);
   }
   if (!args.empty() && args.front() == "image") {
     return image(std::vector<std::string>(args.begin() + 1, args.end()));

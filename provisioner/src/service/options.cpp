@@ -238,6 +238,9 @@ commands:
                               SimpleUpdate; the task, or with --wait its end
       tasks [--task PATH]     the BMC's tasks, or one task's state
                               exit 0 done, 1 the BMC failed or refused, 2 bad usage
+  cert verify CERT.json --signature CERT.sig --public-key KEY.pem
+                              check a sanitization certificate offline (docs/decommission.md);
+                              exit 0 verified, 1 a check failed, 2 bad usage
   help                        this text
 
 flags:
