@@ -183,6 +183,9 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"away_after_update_minutes", nonNegativeBehaviour(&BehaviourFaults::awayAfterUpdateMinutes)},
       {"bmc_restart_seconds", nonNegativeBehaviour(&BehaviourFaults::bmcRestartSeconds)},
       {"firmware_slowdown", setFirmwareSlowdown},
+      {"drive_erase_fails", flag(&BehaviourFaults::driveEraseFails)},
+      {"drive_erase_hangs", flag(&BehaviourFaults::driveEraseHangs)},
+      {"secure_erase_unsupported", flag(&BehaviourFaults::secureEraseUnsupported)},
   };
   return table;
 }
@@ -226,6 +229,9 @@ nlohmann::json faultsToJson(const Faults& faults) {
       {"downgrade_needs_force", b.downgradeNeedsForce},
       {"away_after_update_minutes", b.awayAfterUpdateMinutes},
       {"bmc_restart_seconds", b.bmcRestartSeconds},
+      {"drive_erase_fails", b.driveEraseFails},
+      {"drive_erase_hangs", b.driveEraseHangs},
+      {"secure_erase_unsupported", b.secureEraseUnsupported},
   };
   out["firmware_slowdown"] = Json::array();
   for (const auto& rule : faults.host.firmwareSlowdowns) {

@@ -41,6 +41,10 @@ struct BehaviourFaults {
   bool downgradeNeedsForce = false;       // a lower version is refused (400) without ForceUpdate
   double awayAfterUpdateMinutes = 0;      // unreachable this long (simulated) after an update
   double bmcRestartSeconds = 60;          // the BMC's restart after its own firmware (simulated)
+  // Decommissioning (docs/simulator.md, "Faults").
+  bool driveEraseFails = false;         // Drive.SecureErase tasks end in Exception (Critical)
+  bool driveEraseHangs = false;         // Drive.SecureErase tasks stay Running forever
+  bool secureEraseUnsupported = false;  // drives offer no #Drive.SecureErase; a POST is refused
 };
 
 // A firmware that makes the GPUs slower: while a FirmwareInventory member whose Id or Name

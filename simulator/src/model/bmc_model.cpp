@@ -44,7 +44,11 @@ HttpResponse handlePost(ModelState& s, const std::string& path, const HttpReques
     if (samePath(b, path, target)) return model::resetChassis(s, chassis, *body);
   }
   for (const auto& [target, drive] : b.secureErase) {
-    if (samePath(b, path, target)) return model::secureErase(s, drive);
+    if (!samePath(b, path, target)) continue;
+    if (s.faults.secureEraseUnsupported) {
+      return model::redfishError(s, 400, "ActionNotSupported", "SecureErase is not supported.");
+    }
+    return model::secureErase(s, drive);
   }
   if (s.profile->find(s.profile->canonicalPath(path))) {
     return model::redfishError(s, 405, "ActionNotSupported", "POST is not allowed here.");

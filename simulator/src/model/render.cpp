@@ -52,6 +52,9 @@ void overlaySystem(const ModelState& s, const std::string& path, nlohmann::json&
 void overlayFaults(const ModelState& s, const std::string& path, nlohmann::json& body) {
   const auto& b = s.behaviour();
   if (path == s.loginAccount) body["UserName"] = s.credentials.username;
+  if (s.faults.secureEraseUnsupported && body.contains("Actions") && body["Actions"].is_object()) {
+    body["Actions"].erase("#Drive.SecureErase");
+  }
   if (path == b.mainChassis && s.faults.chassisSerial)
     body["SerialNumber"] = *s.faults.chassisSerial;
   if (s.faults.pcieDownTrained && contains(b.gpuPcieDevices, path)) {

@@ -182,7 +182,8 @@ HttpResponse secureErase(ModelState& s, const std::string& drive) {
   task.kind = TaskKind::kSecureErase;
   task.start = s.now();
   task.duration = s.behaviour().secureEraseSeconds;
-  task.hung = s.faults.hungTasks;
+  task.hung = s.faults.hungTasks || s.faults.driveEraseHangs;
+  if (s.faults.driveEraseFails) task.failure = "The drive reported a sanitization failure.";
   task.targets = {drive};
   return acceptTask(s, std::move(task));
 }

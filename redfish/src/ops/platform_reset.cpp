@@ -1,0 +1,54 @@
+#include "redfish/platform_reset.hpp"
+
+#include <algorithm>
+
+#include "http_util.hpp"
+#include "redfish/errors.hpp"
+
+namespace redfish {
+
+bool isNotOffered(const common::Error& error) {
+  return error.code == codes::kNotSupported;
+}
+
+common::Result<void> deleteAccount(Client& client, const std::string& accountIdOrUserName,
+                                   const Quirks& /*quirks*/) {
+  PROV_ASSIGN(auto root, ops::getResource(client, "/redfish/v1"));
+  auto servicePath = odataLink(root.body, "AccountService");
+  if (!servicePath) return ops::notSupported("the service root links no AccountService");
+  PROV_ASSIGN(auto service, ops::getResource(client, *servicePath));
+  auto accountsPath = odataLink(service.body, "Accounts");
+  if (!accountsPath) return ops::notSupported("AccountService links no Accounts");
+  PROV_ASSIGN(auto accounts, ops::getResource(client, *accountsPath));
+  for (const auto& link : memberLinks(accounts.body)) {
+    PROV_ASSIGN(auto account, ops::getResource(client, link));
+    if (stringAt(account.body, "UserName") != accountIdOrUserName &&
+        stringAt(account.body, "Id") != accountIdOrUserName) {
+      continue;
+    }
+    Request request;
+    request.method = Method::kDelete;
+    request.target = link;
+    PROV_TRY(ops::expectSuccess(client.send(std::move(request)), "DELETE"));
+    return common::success();
+  }
+  return common::notFound("bmc_account_not_found", "no BMC account " + accountIdOrUserName);
+}
+
+common::Result<void> decommissionSystem(Client& client, const std::string& systemPath,
+                                        const std::vector<std::string>& decommissionTypes) {
+  PROV_ASSIGN(auto system, ops::getResource(client, systemPath));
+  const Json* action = at(system.body, {"Actions", "#ComputerSystem.Decommission"});
+  auto target = action ? stringAt(*action, "target") : std::nullopt;
+  if (!target) return ops::notSupported("system " + systemPath + " offers no Decommission");
+  PROV_ASSIGN(auto allowed, ops::allowableValues(client, *action, "DecommissionTypes"));
+  for (const auto& type : decommissionTypes) {
+    if (allowed && std::find(allowed->begin(), allowed->end(), type) == allowed->end()) {
+      return ops::notAllowed("DecommissionTypes", type, *allowed);
+    }
+  }
+  PROV_TRY(ops::postJson(client, *target, Json{{"DecommissionTypes", decommissionTypes}}));
+  return common::success();
+}
+
+}  // namespace redfish
