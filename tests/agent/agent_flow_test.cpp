@@ -223,7 +223,7 @@ TEST_CASE("agent posts a backend error naming the GPU and test", "[agent]") {
 
 TEST_CASE("agent answers a wipe task with an unsupported error", "[agent]") {
   FakeAgentService service;
-  service.setTask({{"id", 7}, {"kind", "wipe"}});
+  service.setTask({{"id", 7}, {"kind", "wipe"}, {"wipe", {{"seed", 1}}}});
   AgentRun agent_run(service);
   CHECK(agent_run.run() == agent::kExitFailure);
   auto record = service.record();

@@ -34,6 +34,10 @@ class GpuBackend {
                                                    double seconds) = 0;
   virtual common::Result<double> peerBandwidthGbps(int from, int to, double seconds) = 0;
   virtual common::Result<HealthSample> sampleHealth(int index) = 0;
+  // Wipes GPU `index`'s memory (pattern, random, zero passes, each verified) and resets it when the
+  // plan asks. A GPU that fails mid-wipe returns a report with `error` set and the passes it ran;
+  // an Error means nothing was attempted. The default: this backend cannot wipe.
+  virtual common::Result<GpuWipeReport> wipeMemory(int index, const WipePlan& plan);
 };
 
 }  // namespace agent

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "agent/wipe.hpp"
 #include "common/result.hpp"
 
 namespace agent {
@@ -88,6 +89,7 @@ struct Task {
   std::int64_t id = 0;
   TaskKind kind = TaskKind::kNone;
   BurnInPlan plan;  // for kBurnIn
+  WipePlan wipe;    // for kWipe
 };
 
 struct Progress {
@@ -121,7 +123,8 @@ struct TaskResult {
   std::int64_t task_id = 0;
   std::vector<Measurement> measurements;
   std::vector<GpuHealth> health;
-  std::string error;  // non-empty when the agent could not run the task at all
+  std::string error;               // non-empty when the agent could not run the task at all
+  std::optional<WipeReport> wipe;  // a wipe task's report
 };
 
 nlohmann::json toJson(const Facts& facts);

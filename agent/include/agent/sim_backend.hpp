@@ -28,6 +28,7 @@ struct SimFault {
   double factor = 1;
   std::uint64_t corrected = 0;
   std::uint64_t uncorrected = 0;
+  std::uint64_t count = 0;  // "stuck_bits": mismatching words per verify
   int code = 0;
   std::string test;
 };
@@ -65,6 +66,11 @@ class SimulatedGpuBackend : public GpuBackend {
   common::Result<double> pcieBandwidthGbps(int index, bool host_to_device, double seconds) override;
   common::Result<double> peerBandwidthGbps(int from, int to, double seconds) override;
   common::Result<HealthSample> sampleHealth(int index) override;
+  // Wipe faults: "stuck_bits" (count: mismatches the pattern and random verifies find),
+  // "off_bus_mid_wipe" (the random pass errors; every later call on that GPU fails),
+  // "less_memory" (factor: covered bytes are that fraction of the usual). Figures come from
+  // memory_mib and 0.9 x the model's nominal HBM bandwidth; nothing sleeps.
+  common::Result<GpuWipeReport> wipeMemory(int index, const WipePlan& plan) override;
 
   const SimConfig& config() const { return config_; }
   const std::string& hostSerial() const { return config_.host_serial; }
@@ -75,6 +81,7 @@ class SimulatedGpuBackend : public GpuBackend {
     bool worked = false;  // faults that show under load appear once this is set
     bool xid_reported = false;
     std::uint64_t draws = 0;  // noise draws so far: each figure gets a fresh, seeded one
+    bool off_bus = false;     // "off_bus_mid_wipe" struck: the GPU no longer answers
   };
 
   SimulatedGpuBackend(SimConfig config, NominalFigures nominal);

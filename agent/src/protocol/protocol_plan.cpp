@@ -5,6 +5,7 @@
 
 #include "agent/protocol.hpp"
 #include "protocol/json_fields.hpp"
+#include "protocol/wipe_json.hpp"
 
 namespace agent {
 
@@ -127,6 +128,7 @@ nlohmann::json toJson(const BurnInPlan& plan) {
 nlohmann::json toJson(const Task& task) {
   nlohmann::json out = {{"id", task.id}, {"kind", toString(task.kind)}};
   if (task.kind == TaskKind::kBurnIn) out["plan"] = toJson(task.plan);
+  if (task.kind == TaskKind::kWipe) out["wipe"] = toJson(task.wipe);
   return out;
 }
 
@@ -137,6 +139,12 @@ Result<Task> parseTask(const nlohmann::json& object) {
   PROV_ASSIGN(task.kind, parseTaskKind(reader));
   std::int64_t min_id = task.kind == TaskKind::kNone ? 0 : 1;  // "none" carries id 0
   PROV_TRY(reader.readInt("id", task.id, min_id, INT64_MAX, Need::kRequired));
+  if (task.kind == TaskKind::kWipe) {
+    const nlohmann::json* wipe = reader.find("wipe");
+    if (wipe == nullptr) return reader.error("wipe", "is required for a wipe task");
+    PROV_ASSIGN(task.wipe, wipe_json::parsePlanAt(*wipe, reader.pathOf("wipe"), reader.code()));
+    return task;
+  }
   if (task.kind != TaskKind::kBurnIn) return task;
   const nlohmann::json* plan = reader.find("plan");
   if (plan == nullptr) return reader.error("plan", "is required for a burn_in task");

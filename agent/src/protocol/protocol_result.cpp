@@ -3,6 +3,7 @@
 
 #include "agent/protocol.hpp"
 #include "protocol/json_fields.hpp"
+#include "protocol/wipe_json.hpp"
 
 namespace agent {
 
@@ -119,10 +120,12 @@ nlohmann::json toJson(const TaskResult& result) {
   for (const auto& m : result.measurements) measurements.push_back(toJson(m));
   nlohmann::json health = nlohmann::json::array();
   for (const auto& h : result.health) health.push_back(toJson(h));
-  return {{"task_id", result.task_id},
-          {"measurements", std::move(measurements)},
-          {"health", std::move(health)},
-          {"error", result.error}};
+  nlohmann::json out = {{"task_id", result.task_id},
+                        {"measurements", std::move(measurements)},
+                        {"health", std::move(health)},
+                        {"error", result.error}};
+  if (result.wipe) out["wipe"] = toJson(*result.wipe);
+  return out;
 }
 
 Result<TaskResult> parseTaskResult(const nlohmann::json& object) {
@@ -134,6 +137,9 @@ Result<TaskResult> parseTaskResult(const nlohmann::json& object) {
               parseList<Measurement>(reader, "measurements", kMaxMeasurements, parseMeasurement));
   PROV_ASSIGN(result.health, parseList<GpuHealth>(reader, "health", kMaxHealth, parseHealth));
   PROV_TRY(reader.readString("error", result.error, Need::kOptional));
+  if (const nlohmann::json* wipe = reader.find("wipe")) {
+    PROV_ASSIGN(result.wipe, wipe_json::parseReportAt(*wipe, reader.pathOf("wipe"), reader.code()));
+  }
   return result;
 }
 

@@ -44,7 +44,7 @@ Facts collectFacts(GpuBackend& backend, const HostFacts& host, std::string& disc
 TaskResult runTask(const Task& task, const Facts& facts, const std::string& discover_error,
                    GpuBackend& backend, ServiceClient& client, std::optional<common::Error>& fatal,
                    std::ostream& log) {
-  if (!discover_error.empty()) return TaskResult{task.id, {}, {}, discover_error};
+  if (!discover_error.empty()) return TaskResult{task.id, {}, {}, discover_error, std::nullopt};
   auto on_progress = [&](const Progress& progress) {
     auto posted = client.postProgress(task.id, progress);
     if (posted) return true;
@@ -94,7 +94,7 @@ int runAgent(const AgentOptions& options, GpuBackend& backend, ServiceClient& cl
     std::string error = "task kind " + std::string(toString(task->kind)) +
                         " is not supported by agent " + std::string(kAgentVersion);
     log << "provisioner-agent: " << error << "\n";
-    int code = postAndReport(TaskResult{task->id, {}, {}, error}, client, log);
+    int code = postAndReport(TaskResult{task->id, {}, {}, error, std::nullopt}, client, log);
     return code == kExitOk ? kExitFailure : code;
   }
   std::optional<common::Error> fatal;

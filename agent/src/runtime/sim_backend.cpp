@@ -77,6 +77,9 @@ Result<void> SimulatedGpuBackend::checkPresent(int index) const {
   if (index < 0 || index >= config_.gpus || fault(index, "missing") != nullptr) {
     return common::notFound("gpu_not_found", "GPU " + std::to_string(index) + " is not present");
   }
+  if (state_[static_cast<std::size_t>(index)].off_bus) {
+    return common::unavailable("gpu_off_bus", "GPU " + std::to_string(index) + " fell off the bus");
+  }
   return common::success();
 }
 

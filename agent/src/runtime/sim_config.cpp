@@ -19,16 +19,17 @@ constexpr int kMaxGpus = 64;
 constexpr std::size_t kMaxFaults = 256;
 
 bool isKnownFault(std::string_view kind) {
-  for (std::string_view known :
-       {"low_hbm_bandwidth", "slow_compute", "low_peer_bandwidth", "ecc_errors", "thermal_throttle",
-        "missing", "pcie_x8", "xid", "kernel_error"}) {
+  for (std::string_view known : {"low_hbm_bandwidth", "slow_compute", "low_peer_bandwidth",
+                                 "ecc_errors", "thermal_throttle", "missing", "pcie_x8", "xid",
+                                 "kernel_error", "stuck_bits", "off_bus_mid_wipe", "less_memory"}) {
     if (kind == known) return true;
   }
   return false;
 }
 
 bool takesFactor(std::string_view kind) {
-  return kind == "low_hbm_bandwidth" || kind == "slow_compute" || kind == "low_peer_bandwidth";
+  return kind == "low_hbm_bandwidth" || kind == "slow_compute" || kind == "low_peer_bandwidth" ||
+         kind == "less_memory";
 }
 
 Result<SimFault> parseFault(const nlohmann::json& value, std::string path, int gpus) {
@@ -45,6 +46,9 @@ Result<SimFault> parseFault(const nlohmann::json& value, std::string path, int g
   if (fault.kind == "ecc_errors") {
     PROV_TRY(reader.readUnsigned("corrected", fault.corrected, Need::kOptional, 1ULL << 40));
     PROV_TRY(reader.readUnsigned("uncorrected", fault.uncorrected, Need::kOptional, 1ULL << 40));
+  }
+  if (fault.kind == "stuck_bits") {
+    PROV_TRY(reader.readUnsigned("count", fault.count, Need::kRequired, 1ULL << 40));
   }
   if (fault.kind == "xid") PROV_TRY(reader.readInt("code", fault.code, 1, 1000, Need::kRequired));
   if (fault.kind == "kernel_error") {
