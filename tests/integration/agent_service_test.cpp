@@ -79,11 +79,11 @@ TEST_CASE("Each injected GPU fault fails the burn-in with its own reason", "[int
   const long long node = testing::makeBootNode(svc, "SIM-FAULTS", mac);
   const long long task = testing::startBurnIn(svc, node, "faults");
   auto config = simNode("SIM-FAULTS", mac);
-  config.faults = {{1, "ecc_errors", 1, 0, 2, 0, ""},
-                   {2, "thermal_throttle", 1, 0, 0, 0, ""},
-                   {4, "pcie_x8", 1, 0, 0, 0, ""},
-                   {6, "xid", 1, 0, 0, 79, ""},
-                   {7, "missing", 1, 0, 0, 0, ""}};
+  config.faults = {{1, "ecc_errors", 1, 0, 2, 0, 0, ""},
+                   {2, "thermal_throttle", 1, 0, 0, 0, 0, ""},
+                   {4, "pcie_x8", 1, 0, 0, 0, 0, ""},
+                   {6, "xid", 1, 0, 0, 0, 79, ""},
+                   {7, "missing", 1, 0, 0, 0, 0, ""}};
   auto run = runAgentFor(svc, node, mac, config, svc.port());
   INFO(run.log);
   REQUIRE(run.exit_code == 0);
