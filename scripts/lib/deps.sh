@@ -4,7 +4,7 @@ PROVISIONER_PACKAGES=(
   g++ cmake ninja-build pkg-config git ca-certificates
   libcurl4-openssl-dev nlohmann-json3-dev libssl-dev libpqxx-dev libcpp-httplib-dev
   libspdlog-dev libevent-dev catch2 lld ccache postgresql-15 postgresql-client-15 wrk curl jq
-  libhowardhinnant-date-dev libyaml-cpp-dev
+  libhowardhinnant-date-dev libyaml-cpp-dev openssl
 )
 
 ensure_packages() {
