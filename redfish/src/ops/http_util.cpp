@@ -109,4 +109,23 @@ std::string pathOf(std::string_view target) {
   return slash == std::string_view::npos ? "/" : std::string(target.substr(slash));
 }
 
+common::Result<std::optional<Resource>> findAccount(Client& client, const std::string& name,
+                                                    bool match_id) {
+  PROV_ASSIGN(auto root, getResource(client, "/redfish/v1"));
+  auto servicePath = odataLink(root.body, "AccountService");
+  if (!servicePath) return notSupported("the service root links no AccountService");
+  PROV_ASSIGN(auto service, getResource(client, *servicePath));
+  auto accountsPath = odataLink(service.body, "Accounts");
+  if (!accountsPath) return notSupported("AccountService links no Accounts");
+  PROV_ASSIGN(auto accounts, getResource(client, *accountsPath));
+  for (const auto& link : memberLinks(accounts.body)) {
+    PROV_ASSIGN(auto account, getResource(client, link));
+    if (stringAt(account.body, "UserName") == name ||
+        (match_id && stringAt(account.body, "Id") == name)) {
+      return std::optional<Resource>(std::move(account));
+    }
+  }
+  return std::optional<Resource>();
+}
+
 }  // namespace redfish::ops

@@ -31,6 +31,12 @@ common::Result<Response> patchResource(Client& client, const std::string& path, 
 
 common::Result<Response> postJson(Client& client, const std::string& path, const Json& body);
 
+// The AccountService account whose UserName (or, with match_id, Id) is `name`: root ->
+// AccountService -> Accounts -> members. nullopt when none is; NotSupported when the BMC links no
+// AccountService or Accounts.
+common::Result<std::optional<Resource>> findAccount(Client& client, const std::string& name,
+                                                    bool match_id);
+
 // Non-2xx -> httpError; transport errors pass through.
 common::Result<Response> expectSuccess(common::Result<Response> answer, std::string_view method);
 

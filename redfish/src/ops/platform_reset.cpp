@@ -13,22 +13,11 @@ bool isNotOffered(const common::Error& error) {
 
 common::Result<void> deleteAccount(Client& client, const std::string& accountIdOrUserName,
                                    const Quirks& /*quirks*/) {
-  PROV_ASSIGN(auto root, ops::getResource(client, "/redfish/v1"));
-  auto servicePath = odataLink(root.body, "AccountService");
-  if (!servicePath) return ops::notSupported("the service root links no AccountService");
-  PROV_ASSIGN(auto service, ops::getResource(client, *servicePath));
-  auto accountsPath = odataLink(service.body, "Accounts");
-  if (!accountsPath) return ops::notSupported("AccountService links no Accounts");
-  PROV_ASSIGN(auto accounts, ops::getResource(client, *accountsPath));
-  for (const auto& link : memberLinks(accounts.body)) {
-    PROV_ASSIGN(auto account, ops::getResource(client, link));
-    if (stringAt(account.body, "UserName") != accountIdOrUserName &&
-        stringAt(account.body, "Id") != accountIdOrUserName) {
-      continue;
-    }
+  PROV_ASSIGN(auto account, ops::findAccount(client, accountIdOrUserName, /*match_id=*/true));
+  if (account) {
     Request request;
     request.method = Method::kDelete;
-    request.target = link;
+    request.target = account->path;
     PROV_TRY(ops::expectSuccess(client.send(std::move(request)), "DELETE"));
     return common::success();
   }
