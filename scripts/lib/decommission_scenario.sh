@@ -1,0 +1,101 @@
+# scripts/demo --scenario decommission: after the rack's bring-up, two ready nodes are
+# decommissioned (docs/decommission.md). Sourced by scripts/demo (needs its ctl, rack_api,
+# sim_api, say, WORK, NODES, MISMATCH, SLOW, PROV and the running service and simulator).
+#
+# 1. One node leaves for a hardware refresh: drained, booted into the `wipe` channel, its GPUs'
+#    HBM wiped and verified on the device, its drives sanitized and read back, BIOS and BMC
+#    accounts reset; it ends `retired` with a signed certificate, which the demo then verifies
+#    with plain OpenSSL against the public key the service publishes.
+# 2. The other goes back under RMA, but the verify pass on one of its GPUs finds stuck bits: it
+#    ends `decommission_failed` naming that GPU's serial, and nothing is signed. The asset team
+#    then records the GPU's RMA, and the asset lookup shows it.
+# Exit 1 unless the outcomes are exactly these.
+
+# decommission_wait ID: until the decommission settles (bounded); prints its final state.
+decommission_wait() {
+  local deadline=$(($(date +%s) + ${DEMO_DECOMMISSION_DEADLINE_S:-600})) state
+  while :; do
+    state=$(rack_api GET "/decommissions/$1" | jq -r .state)
+    case "$state" in succeeded | failed) echo "$state"; return 0 ;; esac
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "decommission $1 did not settle in time" >&2; return 1; }
+    sleep 2
+  done
+}
+
+# decommission_node_id BMC_ID: the inventory id of the node behind simulated BMC BMC_ID.
+decommission_node_id() {
+  local serial
+  serial=$(jq -r --arg id "$1" '.[] | select(.id == $id) | .identity.chassis_serial' "$WORK/bmcs.json")
+  ctl nodes list --all --json | jq -r --arg s "$serial" '.items[] | select(.chassis_serial == $s) | .id'
+}
+
+decommission_scenario() {
+  local fail=0 n=1 m pass_bmc fail_bmc pass_node fail_node stuck_gpu=2 stuck_serial
+  while [ "$n" -eq "$MISMATCH" ] || [ "$n" -eq "$SLOW" ]; do n=$((n + 1)); done
+  m=$((n + 1))
+  while [ "$m" -eq "$MISMATCH" ] || [ "$m" -eq "$SLOW" ]; do m=$((m + 1)); done
+  pass_bmc=$(printf 'r01-n%02d' "$n")
+  fail_bmc=$(printf 'r01-n%02d' "$m")
+  pass_node=$(decommission_node_id "$pass_bmc")
+  fail_node=$(decommission_node_id "$fail_bmc")
+  stuck_serial=$(jq -r --arg id "$fail_bmc" --argjson g "$stuck_gpu" '.[] | select(.id == $id) | .identity.gpu_serials[$g]' "$WORK/bmcs.json")
+  [ -n "$pass_node" ] && [ -n "$fail_node" ] || { echo "the two ready nodes were not found" >&2; return 1; }
+
+  say "The wipe image: the signed agent image on the catalog's 'wipe' channel"
+  "$PROV" image promote wipe burnin 2026.12.1 --reason "decommission wipe" >/dev/null
+  sim_api PUT "/bmcs/$fail_bmc/faults" \
+    "{\"gpu_faults\": [{\"gpu\": $stuck_gpu, \"kind\": \"stuck_bits\", \"count\": 3}]}" >/dev/null
+  echo "$fail_bmc's GPU $stuck_gpu ($stuck_serial) has 3 stuck bits in its HBM"
+
+  say "Decommission: node $pass_node for a refresh, node $fail_node back under RMA"
+  local d_pass d_fail
+  d_pass=$(ctl --json nodes decommission "$pass_node" --reason refresh | jq -r '.id // empty') || true
+  d_fail=$(ctl --json nodes decommission "$fail_node" --reason rma | jq -r '.id // empty') || true
+  [ -n "$d_pass" ] && [ -n "$d_fail" ] || { echo "the decommissions were not started" >&2; return 1; }
+  echo "decommission $d_pass (node $pass_node), decommission $d_fail (node $fail_node)"
+  local s_pass s_fail
+  s_pass=$(decommission_wait "$d_pass") || fail=1
+  s_fail=$(decommission_wait "$d_fail") || fail=1
+  ctl decommissions show "$d_pass" || true
+  ctl decommissions show "$d_fail" || true
+
+  say "The certificate of decommission $d_pass, verified offline with plain OpenSSL"
+  local cert dir="$WORK/certificate"
+  cert=$(rack_api GET "/decommissions/$d_pass" | jq -r '.certificate_id // empty')
+  if [ -n "$cert" ]; then
+    mkdir -p "$dir"
+    ctl certificates get "$cert" --out "$dir" >/dev/null || fail=1
+    # The key as anyone gets it: the unauthenticated endpoint, no token.
+    curl -fsS "$PROVISIONER_URL/api/v1/certificates/public-key" >"$dir/key.pem" || fail=1
+    jq -c '{node, devices: [.devices[] | {serial, media_type, method, technique}]}' \
+      "$dir/certificate-$cert.json" | head -c 700
+    echo
+    echo "\$ openssl pkeyutl -verify -pubin -inkey key.pem -rawin -in certificate-$cert.json -sigfile certificate-$cert.sig"
+    (cd "$dir" && openssl pkeyutl -verify -pubin -inkey key.pem -rawin \
+      -in "certificate-$cert.json" -sigfile "certificate-$cert.sig") || fail=1
+  else
+    echo "decommission $d_pass has no certificate" >&2
+    fail=1
+  fi
+
+  say "Asset team: the GPU with stuck bits goes back to the vendor (RMA)"
+  ctl asset disposition "$stuck_serial" --rma --ticket RMA-2026-1204 --vendor NVIDIA --shipped 2026-12-04 || fail=1
+  ctl asset show "$stuck_serial" || fail=1
+
+  # The outcomes, checked.
+  local pass_state fail_state failure certs disposition
+  pass_state=$(rack_api GET "/nodes/$pass_node" | jq -r .state)
+  fail_state=$(rack_api GET "/nodes/$fail_node" | jq -r .state)
+  failure=$(rack_api GET "/decommissions/$d_fail" | jq -c '.failure')
+  certs=$(rack_api GET "/nodes/$fail_node/certificates" | jq '.items | length')
+  disposition=$(rack_api GET "/assets/$stuck_serial" | jq -r '.disposition.disposition // empty')
+  [ "$s_pass" = succeeded ] && [ "$pass_state" = retired ] ||
+    { echo "decommission $d_pass is $s_pass, node $pass_node $pass_state: expected succeeded, retired" >&2; fail=1; }
+  [ "$s_fail" = failed ] && [ "$fail_state" = decommission_failed ] ||
+    { echo "decommission $d_fail is $s_fail, node $fail_node $fail_state: expected failed, decommission_failed" >&2; fail=1; }
+  grep -q "$stuck_serial" <<<"$failure" || { echo "the failure does not name GPU $stuck_serial: $failure" >&2; fail=1; }
+  [ "$certs" = 0 ] || { echo "node $fail_node has $certs certificate(s): none expected" >&2; fail=1; }
+  [ "$disposition" = rma ] || { echo "GPU $stuck_serial shows disposition '$disposition', expected rma" >&2; fail=1; }
+  [ "$fail" -eq 0 ] && echo && echo "Scenario as expected: node $pass_node retired with a verified certificate; node $fail_node decommission_failed naming GPU $stuck_serial, no certificate; its RMA recorded."
+  return "$fail"
+}

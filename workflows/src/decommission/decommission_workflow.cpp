@@ -1,0 +1,42 @@
+// The node decommission as a workflow definition: the steps in order with their budgets.
+#include <memory>
+
+#include "../lifecycle/bind_step.hpp"
+#include "decommission_env.hpp"
+
+namespace workflows {
+namespace {
+
+using decommission::Env;
+
+}  // namespace
+
+std::string decommissionSubject(inventory::Id decommission_id) {
+  return "decommission:" + std::to_string(decommission_id);
+}
+
+WorkflowDef nodeDecommissionWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
+                                     RolloutSettings rollout, DecommissionSettings settings) {
+  auto env = std::make_shared<const Env>(Env{
+      rollout::Env{lifecycle::Env{std::move(deps), std::move(lifecycle)}, std::move(rollout), {}},
+      std::move(settings)});
+  const auto& t = env->life().settings.timings;
+  const Duration base = t.scaled(Duration(2000));
+  const Duration cap = t.scaled(Duration(120000));
+  WorkflowDef def;
+  def.kind = kNodeDecommission;
+  def.first_step = "drain";
+  def.failure_step = "fail_decommission";
+  def.steps = {
+      bindStep(env, "drain", decommission::drainStep, 6, base, cap),
+      bindStep(env, "wipe_boot", decommission::wipeBootStep, 6, base, cap),
+      bindStep(env, "wipe_result", decommission::wipeResultStep, 6, base, cap),
+      bindStep(env, "drives", decommission::drivesStep, 6, base, cap),
+      bindStep(env, "platform_reset", decommission::platformResetStep, 6, base, cap),
+      bindStep(env, "certify", decommission::certifyStep, 6, base, cap),
+      bindStep(env, "fail_decommission", decommission::failDecommissionStep, 10, base, cap),
+  };
+  return def;
+}
+
+}  // namespace workflows
