@@ -1,0 +1,186 @@
+// The health API over HTTP: an agent's batch with its node-scoped session token, a GPU's history
+// at the resolution its range calls for, roll-ups by place, and 400s that name the field.
+#include <catch2/catch.hpp>
+
+#include "boot_test_support.hpp"
+#include "integration/inventory_agent_test_support.hpp"
+#include "inventory/health/time.hpp"
+
+using nlohmann::json;
+using testing::bearer;
+using testing::ServiceFixture;
+namespace h = inventory::health;
+
+namespace {
+
+std::string timeAgo(std::chrono::seconds ago) {
+  return h::formatUtc(std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()) -
+                      ago);
+}
+
+json gpu(const std::string& serial) {
+  return {{"serial", serial},
+          {"driver_epoch", "boot-1"},
+          {"temperature_c", 61.5},
+          {"power_w", 402.25},
+          {"sm_clock_mhz", 1980},
+          {"clock_event_reasons", 4},
+          {"ecc_corrected_volatile", 3},
+          {"ecc_uncorrected_volatile", 0},
+          {"ecc_corrected_aggregate", 40},
+          {"ecc_uncorrected_aggregate", 0},
+          {"remapped_correctable", 1},
+          {"remapped_uncorrectable", 0},
+          {"remap_pending", false},
+          {"remap_failure", false},
+          {"retired_pages", 0},
+          {"nvlink_crc_errors", 0},
+          {"xids", json::array({{{"xid", 13}}})}};
+}
+
+struct Agent {
+  inventory::Id node_id = 0;
+  std::string token;
+  std::string path() const { return "/api/v1/agent/nodes/" + std::to_string(node_id) + "/health"; }
+};
+
+Agent agentFor(ServiceFixture& svc, const std::string& chassis, std::optional<inventory::Id> rack) {
+  auto node =
+      inventory_test::makeNode(svc.db(), chassis, "", rack, rack ? 5 : std::optional<int>());
+  auto task = agent_test::runningTask(svc.db(), node.id);
+  const std::string secret = "agt_health_" + chassis;
+  agent_test::issue(svc.db(), task, secret, "session");
+  return {node.id, secret};
+}
+
+testing::HttpResult post(ServiceFixture& svc, const Agent& a, const json& body) {
+  return svc.anonymous("POST", a.path(), body.dump(), bearer(a.token));
+}
+
+std::string fieldOf(const testing::HttpResult& r) {
+  return r.json().value("field", "");
+}
+
+}  // namespace
+
+TEST_CASE("an agent posts a batch and the GPU's history shows it", "[integration][api][health]") {
+  ServiceFixture svc;
+  auto rack = inventory_test::makeRack(svc.db(), "R11");
+  auto a = agentFor(svc, "NODE-API-1", rack);
+  const json batch = {{"sampled_at", timeAgo(std::chrono::seconds{60})},
+                      {"gpus", json::array({gpu("GPU-API-0"), gpu("GPU-API-1")})}};
+  auto r = post(svc, a, batch);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  CHECK(r.json()["samples"] == 2);
+  // The same batch again (a retry): stored once.
+  auto retry = post(svc, a, batch);
+  REQUIRE(retry.status == 200);
+  CHECK(retry.json()["duplicates"] == 2);
+
+  auto history = svc.get("/api/v1/gpus/GPU-API-0/health", "viewer");
+  INFO(history.body);
+  REQUIRE(history.status == 200);
+  const auto body = history.json();
+  CHECK(body["resolution"] == "raw");
+  REQUIRE(body["points"].size() == 1);
+  CHECK(body["points"][0]["temperature_c"]["max"] == 61.5);
+  CHECK(body["points"][0]["health_class"] == "warning");  // XID 13
+  CHECK(body["points"][0]["xids"] == 1);
+  CHECK(body["counters"]["lifetime"]["ecc_corrected_aggregate"] == 40);
+  CHECK(body["events"][0]["kind"] == "first_seen");
+  CHECK(body["events"][1]["kind"] == "xid_burst");
+  CHECK(body["xid_bursts"].size() == 1);
+  CHECK(body["burn_ins"].empty());
+
+  // A long range is answered from roll-ups, and says so.
+  auto month =
+      svc.get("/api/v1/gpus/GPU-API-0/health?from=" + timeAgo(std::chrono::hours{24 * 20}) +
+                  "&to=" + timeAgo(std::chrono::seconds{0}),
+              "viewer");
+  REQUIRE(month.status == 200);
+  CHECK(month.json()["resolution"] == "hourly");
+  auto year = svc.get("/api/v1/gpus/GPU-API-0/health?from=2025-01-01T00:00:00Z", "viewer");
+  REQUIRE(year.status == 200);
+  CHECK(year.json()["resolution"] == "daily");
+
+  auto rollups = svc.get("/api/v1/health/rollups?by=rack", "viewer");
+  INFO(rollups.body);
+  REQUIRE(rollups.status == 200);
+  CHECK(rollups.json()["resolution"] == "raw");
+  REQUIRE(rollups.json()["groups"].size() == 1);
+  const auto group = rollups.json()["groups"][0];
+  CHECK(group["rack"] == "R11");
+  CHECK(group["row"] == "row-1");
+  CHECK(group["gpus"] == 2);
+  CHECK(group["health_classes"]["warning"] == 2);
+  CHECK(group["power_w"]["avg"] == 402.25);
+}
+
+TEST_CASE("health batches need the node's agent token", "[integration][api][health]") {
+  ServiceFixture svc;
+  auto a = agentFor(svc, "NODE-API-2", std::nullopt);
+  auto b = agentFor(svc, "NODE-API-3", std::nullopt);
+  const json batch = {{"sampled_at", timeAgo(std::chrono::seconds{5})},
+                      {"gpus", json::array({gpu("GPU-T-0")})}};
+  CHECK(svc.anonymous("POST", a.path(), batch.dump()).status == 401);
+  auto cross = svc.anonymous("POST", a.path(), batch.dump(), bearer(b.token));
+  CHECK(cross.status == 403);
+  CHECK(svc.anonymous("POST", a.path(), batch.dump(), bearer("agt_wrong")).status == 401);
+  CHECK(inventory_test::count(svc.databaseUrl(), "gpu_health_samples") == 0);
+}
+
+TEST_CASE("bad health input is a 400 naming the field, and nothing is stored",
+          "[integration][api][health]") {
+  ServiceFixture svc;
+  auto a = agentFor(svc, "NODE-API-4", std::nullopt);
+  const std::string now = timeAgo(std::chrono::seconds{5});
+  auto batchWith = [&](const std::string& field, const json& value) {
+    json g = gpu("GPU-B-0");
+    g[field] = value;
+    return json{{"sampled_at", now}, {"gpus", json::array({g})}};
+  };
+  auto check = [&](const json& body, const std::string& field) {
+    auto r = post(svc, a, body);
+    INFO(body.dump() << " -> " << r.body);
+    CHECK(r.status == 400);
+    CHECK(fieldOf(r) == field);
+  };
+  CHECK(svc.anonymous("POST", a.path(), "{oops", bearer(a.token)).status == 400);
+  check(json{{"gpus", json::array({gpu("GPU-B-0")})}}, "sampled_at");
+  check(json{{"sampled_at", "yesterday"}, {"gpus", json::array({gpu("GPU-B-0")})}}, "sampled_at");
+  check(json{{"sampled_at", "2001-01-01T00:00:00Z"}, {"gpus", json::array({gpu("GPU-B-0")})}},
+        "sampled_at");
+  check(json{{"sampled_at", "2099-01-01T00:00:00Z"}, {"gpus", json::array({gpu("GPU-B-0")})}},
+        "sampled_at");
+  check(json{{"sampled_at", now}, {"gpus", json::array()}}, "gpus");
+  check(json{{"sampled_at", now}, {"gpus", json::array({gpu("GPU-B-0"), gpu("GPU-B-0")})}},
+        "gpus[1].serial");
+  check(batchWith("temperature_c", "hot"), "gpus[0].temperature_c");
+  check(batchWith("temperature_c", 900), "gpus[0].temperature_c");
+  check(batchWith("ecc_corrected_volatile", -1), "gpus[0].ecc_corrected_volatile");
+  check(batchWith("sm_clock_mhz", 1e9), "gpus[0].sm_clock_mhz");
+  check(batchWith("remap_pending", "yes"), "gpus[0].remap_pending");
+  check(batchWith("xids", json::array({{{"xid", 0}}})), "gpus[0].xids[0].xid");
+  check(batchWith("xids", json::array({{{"xid", 79}, {"at", "2099-01-01T00:00:00Z"}}})),
+        "gpus[0].xids[0].at");
+  json many = json::array();
+  for (int i = 0; i < 65; ++i) many.push_back(gpu("GPU-M-" + std::to_string(i)));
+  check(json{{"sampled_at", now}, {"gpus", many}}, "gpus");
+  CHECK(inventory_test::count(svc.databaseUrl(), "gpu_health_samples") == 0);
+  CHECK(inventory_test::count(svc.databaseUrl(), "gpu_health_events") == 0);
+
+  auto read = [&](const std::string& path) { return svc.get(path, "viewer"); };
+  CHECK(read("/api/v1/gpus/GPU-NONE/health").status == 404);
+  auto bad_from = read("/api/v1/gpus/GPU-B-0/health?from=soon");
+  CHECK(bad_from.status == 400);
+  CHECK(fieldOf(bad_from) == "from");
+  auto reversed =
+      read("/api/v1/gpus/GPU-B-0/health?from=2026-12-05T00:00:00Z&to=2026-12-04T00:00:00Z");
+  CHECK(reversed.status == 400);
+  CHECK(fieldOf(reversed) == "from");
+  auto bad_by = read("/api/v1/health/rollups?by=planet");
+  CHECK(bad_by.status == 400);
+  CHECK(fieldOf(bad_by) == "by");
+  CHECK(fieldOf(read("/api/v1/health/rollups?by=site&to=never")) == "to");
+}

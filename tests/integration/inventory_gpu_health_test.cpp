@@ -1,0 +1,322 @@
+// GPU health history against a real PostgreSQL: partitions and their BRIN index, ingest with
+// counter resets, XID bursts, GPUs moving, roll-ups, retention and reads at each resolution.
+#include <catch2/catch.hpp>
+
+#include "integration/inventory_test_support.hpp"
+#include "inventory/gpu_health.hpp"
+#include "inventory/health/partitions.hpp"
+
+using namespace inventory;
+using namespace std::chrono_literals;
+using inventory_test::count;
+using inventory_test::makeNode;
+using inventory_test::makeRack;
+using inventory_test::scalar;
+namespace h = inventory::health;
+
+namespace {
+
+h::Seconds utc(const char* text) {
+  auto t = h::parseUtc(text);
+  REQUIRE(t);
+  return *t;
+}
+
+// The service clock of every ingest here (static: no Catch2 macros).
+const h::Seconds kNow = *h::parseUtc("2026-12-04T12:00:00Z");
+
+h::GpuSample reading(const std::string& serial, std::uint64_t corrected_volatile,
+                     std::uint64_t corrected_aggregate, const std::string& epoch = "boot-1") {
+  h::GpuSample g;
+  g.serial = serial;
+  g.driver_epoch = epoch;
+  g.temperature_c = 60;
+  g.power_w = 400;
+  g.sm_clock_mhz = 1980;
+  g.counters[static_cast<std::size_t>(h::Counter::kEccCorrectedVolatile)] = corrected_volatile;
+  g.counters[static_cast<std::size_t>(h::Counter::kEccCorrectedAggregate)] = corrected_aggregate;
+  g.counters[static_cast<std::size_t>(h::Counter::kEccUncorrectedVolatile)] = 0;
+  return g;
+}
+
+h::NodeBatch batchAt(h::Seconds at, std::vector<h::GpuSample> gpus) {
+  return {at, std::move(gpus)};
+}
+
+HealthIngestResult ingest(Database& db, Id node, const h::NodeBatch& batch) {
+  auto r = ingestHealthBatch(db, node, batch, kNow);
+  REQUIRE_OK(r);
+  return *r;
+}
+
+std::vector<std::string> kinds(const GpuHealthHistory& history) {
+  std::vector<std::string> out;
+  for (const auto& e : history.events) out.push_back(e.kind);
+  return out;
+}
+
+std::string partitionsOf(const std::string& url, const std::string& parent) {
+  return scalar(url,
+                "SELECT coalesce(string_agg(c.relname, ',' ORDER BY c.relname), '') FROM "
+                "pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '" +
+                    parent + "'::regclass");
+}
+
+}  // namespace
+
+TEST_CASE("health partitions are created once per day, month and year, with a BRIN index",
+          "[integration][inventory][health]") {
+  auto inv = inventory_test::freshInventory();
+  const h::Days first = h::dayOf(utc("2026-12-31T00:00:00Z"));
+  auto created = ensureHealthPartitions(*inv.db, first, first + std::chrono::days{1});
+  REQUIRE_OK(created);
+  CHECK(created->size() == 6);  // 2 days, 2 months, 2 years
+  CHECK(partitionsOf(inv.url, "gpu_health_samples") ==
+        "gpu_health_samples_20261231,gpu_health_samples_20270101");
+  CHECK(partitionsOf(inv.url, "gpu_health_hourly") ==
+        "gpu_health_hourly_202612,gpu_health_hourly_202701");
+  CHECK(partitionsOf(inv.url, "gpu_health_daily") == "gpu_health_daily_2026,gpu_health_daily_2027");
+  CHECK(scalar(inv.url,
+               "SELECT count(*) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+               "JOIN pg_am a ON a.oid = c.relam WHERE a.amname = 'brin' AND "
+               "i.indrelid = 'gpu_health_samples_20261231'::regclass") == "1");
+  CHECK(scalar(inv.url, "SELECT relkind FROM pg_class WHERE relname = 'gpu_health_samples'") ==
+        "p");
+  auto again = ensureHealthPartitions(*inv.db, first, first + std::chrono::days{1});
+  REQUIRE_OK(again);
+  CHECK(again->empty());
+}
+
+TEST_CASE("a counter reset across a driver reload is counted once",
+          "[integration][inventory][health]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  auto node = makeNode(db, "NODE-H1");
+  const auto t0 = utc("2026-12-04T10:00:00Z");
+
+  auto first = ingest(db, node.id, batchAt(t0, {reading("GPU-A", 5, 100), reading("GPU-B", 0, 0)}));
+  CHECK(first.samples == 2);
+  ingest(db, node.id, batchAt(t0 + 30s, {reading("GPU-A", 8, 103)}));
+  // The driver reloads: the volatile counter restarts at 2; the aggregate one moved on by 2.
+  auto reloaded = ingest(db, node.id, batchAt(t0 + 60s, {reading("GPU-A", 2, 105, "boot-2")}));
+  CHECK(reloaded.resets == 1);
+  // The agent retries the same batch: nothing is counted again.
+  auto retried = ingest(db, node.id, batchAt(t0 + 60s, {reading("GPU-A", 2, 105, "boot-2")}));
+  CHECK(retried.samples == 0);
+  CHECK(retried.duplicates == 1);
+  // An older reading than the last one is refused whole, nothing stored.
+  auto stale = ingestHealthBatch(
+      db, node.id, batchAt(t0 + 45s, {reading("GPU-B", 1, 1), reading("GPU-A", 9, 104)}), kNow);
+  REQUIRE_FALSE(stale.ok());
+  CHECK(stale.error().code == "stale_sample");
+  CHECK(count(inv.url, "gpu_health_samples") == 4);
+
+  CHECK(scalar(inv.url,
+               "SELECT sum(ecc_corrected_delta) FROM gpu_health_samples WHERE "
+               "gpu_serial = 'GPU-A'") == "5");
+  auto history = gpuHealthHistory(db, "GPU-A", t0 - 1h, t0 + 1h, h::Resolution::kRaw);
+  REQUIRE_OK(history);
+  REQUIRE(history->counters);
+  CHECK(history->counters->lifetime.at("ecc_corrected_volatile") == 10);
+  CHECK(history->counters->lifetime.at("ecc_corrected_aggregate") == 105);
+  CHECK(history->counters->resets == 1);
+  CHECK(history->counters->driver_epoch == "boot-2");
+  CHECK(history->points.size() == 3);
+  CHECK(history->points[1].ecc_corrected == 3);
+  CHECK(history->points[2].ecc_corrected == 2);
+  CHECK(kinds(*history) ==
+        std::vector<std::string>{"first_seen", "ecc_errors", "counter_reset", "ecc_errors"});
+
+  auto unknown = ingestHealthBatch(db, 999999, batchAt(t0 + 90s, {reading("GPU-A", 2, 105)}), kNow);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().kind == common::ErrorKind::kNotFound);
+  auto bad = ingestHealthBatch(db, node.id, batchAt(kNow + 1h, {reading("GPU-A", 2, 105)}), kNow);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().field == "sampled_at");
+  CHECK(count(inv.url, "gpu_health_samples") == 4);
+}
+
+TEST_CASE("XIDs are grouped into bursts and a GPU's history follows it to another node",
+          "[integration][inventory][health]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  auto a = makeNode(db, "NODE-X1");
+  auto b = makeNode(db, "NODE-X2");
+  const auto t0 = utc("2026-12-04T10:00:00Z");
+  auto g = reading("GPU-X", 0, 0);
+  g.xids = {{79, t0 - 20s}, {79, t0 - 10s}, {13, t0 - 5s}};
+  ingest(db, a.id, batchAt(t0, {g}));
+  g.xids = {{79, t0 + 20s}};
+  g.remap_pending = true;
+  ingest(db, a.id, batchAt(t0 + 30s, {g}));
+  // Moved to node B (an RMA swap); much later the same XID is a new burst.
+  g.xids = {{79, t0 + 2h}};
+  g.remap_pending = false;
+  ingest(db, b.id, batchAt(t0 + 2h + 10s, {g}));
+
+  auto history = gpuHealthHistory(db, "GPU-X", t0 - 1h, t0 + 3h, h::Resolution::kRaw);
+  REQUIRE_OK(history);
+  REQUIRE(history->xid_bursts.size() == 3);
+  CHECK(history->xid_bursts[0].xid == 79);
+  CHECK(history->xid_bursts[0].count == 3);
+  CHECK(history->xid_bursts[0].node_id == a.id);
+  CHECK(history->xid_bursts[1].xid == 13);
+  CHECK(history->xid_bursts[2].node_id == b.id);
+  CHECK(kinds(*history) == std::vector<std::string>{"xid_burst", "xid_burst", "first_seen",
+                                                    "threshold_crossed", "xid_burst", "gpu_moved",
+                                                    "threshold_cleared"});
+  REQUIRE(history->points.size() == 3);
+  CHECK(history->points[0].worst_class == 2);  // XID 79: fallen off the bus
+  CHECK(history->points[0].xids == 3);
+  CHECK(history->points[2].node_id == b.id);
+  CHECK(scalar(inv.url, "SELECT node_id FROM gpu_counter_state WHERE gpu_serial = 'GPU-X'") ==
+        std::to_string(b.id));
+}
+
+TEST_CASE("roll-ups match the raw data, are idempotent and take late readings",
+          "[integration][inventory][health]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  auto rack = makeRack(db, "R07");
+  auto node = makeNode(db, "NODE-R1", "", rack, 3);
+  const auto t0 = utc("2026-12-03T10:00:00Z");
+  const double temps[] = {50, 70, 64, 58};
+  for (int i = 0; i < 4; ++i) {
+    auto g = reading("GPU-R", static_cast<std::uint64_t>(i), 0);
+    g.temperature_c = temps[i];
+    ingest(db, node.id, batchAt(t0 + std::chrono::minutes{25 * i}, {g}));  // 10:00 .. 11:15
+  }
+  // Before 11:00 nothing has ended; at 12:00 both hours have, the day has not.
+  auto early = rollUpHealth(db, utc("2026-12-03T10:59:00Z"));
+  REQUIRE_OK(early);
+  CHECK(early->hourly_buckets == 0);
+  auto run = rollUpHealth(db, utc("2026-12-03T12:00:00Z"));
+  REQUIRE_OK(run);
+  CHECK(run->hourly_buckets == 2);
+  CHECK(run->daily_buckets == 0);
+  CHECK(scalar(inv.url,
+               "SELECT samples || ' ' || temperature_min || ' ' || temperature_max || ' ' "
+               "|| temperature_sum || ' ' || ecc_corrected_delta FROM gpu_health_hourly "
+               "WHERE bucket = '2026-12-03T10:00:00Z'") == "3 50 70 184 2");
+  auto again = rollUpHealth(db, utc("2026-12-03T12:00:00Z"));
+  REQUIRE_OK(again);
+  CHECK(again->hourly_buckets == 0);
+  CHECK(count(inv.url, "gpu_health_hourly") == 2);
+
+  // The next day the day has ended: it is built from its hours.
+  auto day = rollUpHealth(db, kNow);
+  REQUIRE_OK(day);
+  CHECK(day->daily_buckets == 1);
+  CHECK(scalar(inv.url,
+               "SELECT samples || ' ' || temperature_min || ' ' || temperature_max || ' ' "
+               "|| temperature_n FROM gpu_health_daily") == "4 50 70 4");
+
+  // A reading of another GPU for 10:xx arrives late: the hour and the day are rolled up again.
+  auto late = reading("GPU-S", 0, 0);
+  late.temperature_c = 90;
+  ingest(db, node.id, batchAt(t0 + 5min, {late}));
+  auto rerun = rollUpHealth(db, kNow);
+  REQUIRE_OK(rerun);
+  CHECK(rerun->hourly_buckets == 1);
+  CHECK(rerun->daily_buckets == 1);
+  CHECK(scalar(inv.url, "SELECT max(temperature_max) FROM gpu_health_daily") == "90");
+  CHECK(count(inv.url, "gpu_health_daily") == 2);
+
+  // Reads at each resolution, and the group roll-ups.
+  const auto from = utc("2026-12-03T00:00:00Z");
+  const auto to = utc("2026-12-04T00:00:00Z");
+  auto raw = gpuHealthHistory(db, "GPU-R", from, to, h::Resolution::kRaw);
+  auto hourly = gpuHealthHistory(db, "GPU-R", from, to, h::Resolution::kHourly);
+  auto daily = gpuHealthHistory(db, "GPU-R", from, to, h::Resolution::kDaily);
+  REQUIRE_OK(raw);
+  REQUIRE_OK(hourly);
+  REQUIRE_OK(daily);
+  CHECK(raw->points.size() == 4);
+  REQUIRE(hourly->points.size() == 2);
+  CHECK(hourly->points[0].at == "2026-12-03T10:00:00.000000Z");
+  CHECK(*hourly->points[0].temperature_c.avg() == Approx(184.0 / 3));
+  REQUIRE(daily->points.size() == 1);
+  CHECK(daily->points[0].samples == 4);
+
+  for (auto by :
+       {HealthGroupBy::kNode, HealthGroupBy::kRack, HealthGroupBy::kRow, HealthGroupBy::kSite}) {
+    for (auto res : {h::Resolution::kRaw, h::Resolution::kHourly, h::Resolution::kDaily}) {
+      auto groups = healthRollups(db, by, from, to, res);
+      REQUIRE_OK(groups);
+      REQUIRE(groups->size() == 1);
+      const auto& g = (*groups)[0];
+      CHECK(g.site == "dc1");
+      CHECK(g.gpus == 2);
+      CHECK(g.samples == 5);
+      CHECK(g.temperature_c.max == 90);
+      CHECK(g.temperature_c.min == 50);
+      CHECK(g.healthy_gpus == 2);
+      CHECK(g.row == (by == HealthGroupBy::kSite ? "" : "row-1"));
+      CHECK(g.rack == (by == HealthGroupBy::kNode || by == HealthGroupBy::kRack ? "R07" : ""));
+      CHECK(g.node_id == (by == HealthGroupBy::kNode ? std::optional<Id>(node.id) : std::nullopt));
+    }
+  }
+}
+
+TEST_CASE("retention drops whole partitions and never deletes rows",
+          "[integration][inventory][health]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  auto node = makeNode(db, "NODE-T1");
+  // Readings on 3 and 4 December; on 18 December the 3rd is past the 14 days, the 4th is not.
+  ingest(db, node.id, batchAt(utc("2026-12-03T10:00:00Z"), {reading("GPU-T", 0, 0)}));
+  ingest(db, node.id, batchAt(utc("2026-12-04T10:00:00Z"), {reading("GPU-T", 0, 0)}));
+  CHECK(count(inv.url, "gpu_health_samples") == 2);
+  const std::string before_stats =
+      scalar(inv.url,
+             "SELECT n_tup_del FROM pg_stat_user_tables WHERE relname = "
+             "'gpu_health_samples_20261204'");
+
+  auto dropped = applyHealthRetention(db, h::dayOf(utc("2026-12-18T00:00:00Z")), {});
+  REQUIRE_OK(dropped);
+  CHECK(*dropped == std::vector<std::string>{"gpu_health_samples_20261203"});
+  CHECK(partitionsOf(inv.url, "gpu_health_samples") == "gpu_health_samples_20261204");
+  CHECK(scalar(inv.url, "SELECT to_regclass('gpu_health_samples_20261203') IS NULL") == "t");
+  CHECK(count(inv.url, "gpu_health_samples") == 1);
+  CHECK(scalar(inv.url,
+               "SELECT n_tup_del FROM pg_stat_user_tables WHERE relname = "
+               "'gpu_health_samples_20261204'") == before_stats);
+  // Events stay, whatever the retention; rows are never deleted one by one.
+  CHECK(count(inv.url, "gpu_health_events") == 1);
+  CHECK_THROWS_WITH(scalar(inv.url, "DELETE FROM gpu_health_samples"),
+                    Catch::Contains("append-only"));
+  CHECK_THROWS_WITH(scalar(inv.url, "DELETE FROM gpu_health_events"),
+                    Catch::Contains("append-only"));
+  auto again = applyHealthRetention(db, h::dayOf(utc("2026-12-18T00:00:00Z")), {});
+  REQUIRE_OK(again);
+  CHECK(again->empty());
+}
+
+TEST_CASE("periodic upkeep makes partitions ahead, rolls up and applies retention",
+          "[integration][inventory][health]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  auto node = makeNode(db, "NODE-M1");
+  ingest(db, node.id, batchAt(utc("2026-12-04T10:00:00Z"), {reading("GPU-M", 0, 0)}));
+  const auto later = utc("2026-12-19T01:00:00Z");
+  auto run = maintainHealthHistory(db, later, {});
+  REQUIRE_OK(run);
+  CHECK(run->created == std::vector<std::string>{"gpu_health_samples_20261219",
+                                                 "gpu_health_samples_20261220",
+                                                 "gpu_health_samples_20261221"});
+  CHECK(run->rollup.hourly_buckets == 1);
+  CHECK(run->rollup.daily_buckets == 1);
+  // 4 December is past the 14 days; its hours and day stay.
+  CHECK(run->dropped == std::vector<std::string>{"gpu_health_samples_20261204"});
+  CHECK(count(inv.url, "gpu_health_hourly") == 1);
+  CHECK(count(inv.url, "gpu_health_daily") == 1);
+  auto hourly = gpuHealthHistory(db, "GPU-M", utc("2026-12-04T00:00:00Z"),
+                                 utc("2026-12-05T00:00:00Z"), h::Resolution::kHourly);
+  REQUIRE_OK(hourly);
+  CHECK(hourly->points.size() == 1);
+  auto again = maintainHealthHistory(db, later, {});
+  REQUIRE_OK(again);
+  CHECK(again->created.empty());
+  CHECK(again->rollup.hourly_buckets == 0);
+  CHECK(again->dropped.empty());
+}

@@ -1,0 +1,27 @@
+// Keeping the GPU health history in shape (docs/health.md): one durable run for the fleet
+// ("gpu_health_upkeep", subject "fleet") makes the coming days' partitions, rolls up the hours
+// and days that ended, and drops partitions past retention, then waits `interval` and does it
+// again. One run, whatever the number of replicas: the engine's lease makes it one at a time.
+#pragma once
+
+#include "common/result.hpp"
+#include "inventory/database.hpp"
+#include "inventory/health/retention.hpp"
+#include "workflows/clock.hpp"
+#include "workflows/engine.hpp"
+
+namespace workflows {
+
+inline constexpr const char* kGpuHealthUpkeep = "gpu_health_upkeep";
+
+struct HealthUpkeepOptions {
+  Duration interval{300000};  // how often the upkeep runs (roll-ups lag at most this much)
+  inventory::health::RetentionSettings retention;
+};
+
+WorkflowDef gpuHealthUpkeepWorkflow(inventory::DatabasePtr db, HealthUpkeepOptions options);
+
+// Starts the fleet's run when none is open (every replica may call it; one run results).
+common::Result<void> ensureHealthUpkeepRun(Engine& engine);
+
+}  // namespace workflows
