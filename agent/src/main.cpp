@@ -4,8 +4,11 @@
 #include <iostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "agent/agent_main.hpp"
 #include "agent/cmdline.hpp"
+#include "agent/local_task.hpp"
 #include "agent/sim_backend.hpp"
 #ifdef PROVISIONER_AGENT_HAS_CUDA
 #include "agent/cuda_backend.hpp"
@@ -62,12 +65,29 @@ common::Result<Backend> makeBackend(const agent::AgentArgs& args) {
 
 common::Result<agent::AgentArgs> resolveArgs(const std::vector<std::string>& argv) {
   PROV_ASSIGN(auto args, agent::parseAgentArgs(argv));
-  if (args.help) return args;
+  if (args.help || !args.local_task_file.empty()) return args;  // neither needs the service
   std::string cmdline;
   if (!readFile(args.cmdline_file, cmdline) && args.cmdline_file != "/proc/cmdline") {
     return common::invalidArgument("usage", "cannot read " + args.cmdline_file, "--cmdline");
   }
   return agent::applyKernelParams(std::move(args), agent::parseKernelCmdline(cmdline));
+}
+
+// --local-task: the result JSON on stdout, logs on stderr; 1 when the GPUs failed the task.
+int runLocal(const std::string& path, agent::GpuBackend& gpu) {
+  std::string text;
+  if (!readFile(path, text)) {
+    std::cerr << "provisioner-agent: cannot read " << path << "\n";
+    return agent::kExitUsage;
+  }
+  auto result = agent::runLocalTask(text, gpu, std::cerr);
+  if (!result) {
+    std::cerr << "provisioner-agent: " << path << ": " << result.error().message << "\n";
+    return agent::kExitUsage;
+  }
+  std::cout << agent::toJson(*result).dump(2) << "\n";
+  if (!result->error.empty()) std::cerr << "provisioner-agent: " << result->error << "\n";
+  return result->error.empty() ? agent::kExitOk : agent::kExitFailure;
 }
 
 }  // namespace
@@ -89,6 +109,7 @@ int main(int argc, char** argv) {
     bool usage = backend.error().kind == common::ErrorKind::kInvalidArgument;
     return usage ? agent::kExitUsage : agent::kExitFailure;
   }
+  if (!args->local_task_file.empty()) return runLocal(args->local_task_file, *backend->gpu);
   agent::ServiceClientOptions client_options;
   client_options.base_url = args->service_url;
   client_options.node_id = args->node_id;

@@ -1,4 +1,5 @@
 #include "common/secret_box.hpp"
+#include "common/hex.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
@@ -53,14 +54,7 @@ std::string randomBytes(std::size_t n) {
 std::string sha256Hex(std::string_view data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(std::size_t{2} * SHA256_DIGEST_LENGTH);
-  for (unsigned char b : digest) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 0xf]);
-  }
-  return out;
+  return hexOf(digest, SHA256_DIGEST_LENGTH);
 }
 
 std::string base64Encode(std::string_view data) {

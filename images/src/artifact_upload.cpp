@@ -1,4 +1,5 @@
 #include "artifact_upload.hpp"
+#include "common/hex.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -16,23 +17,13 @@ common::Error storeUnavailable(const std::string& what) {
                              what + ": " + std::string(std::strerror(errno)));
 }
 
-std::string hexOf(const std::string& bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char b : bytes) {
-    hex.push_back(kHex[b >> 4]);
-    hex.push_back(kHex[b & 0xf]);
-  }
-  return hex;
-}
-
 }  // namespace
 
 common::Result<std::unique_ptr<FileUpload>> FileUpload::create(const std::filesystem::path& tmp_dir,
                                                                std::filesystem::path final_path,
                                                                std::string expected_sha256,
                                                                std::uint64_t expected_size) {
-  auto tmp_path = tmp_dir / ("upload-" + hexOf(common::randomBytes(12)));
+  auto tmp_path = tmp_dir / ("upload-" + common::hexOf(common::randomBytes(12)));
   const int fd = ::open(tmp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return storeUnavailable("cannot create " + tmp_path.string());
   return std::unique_ptr<FileUpload>(new FileUpload(std::move(tmp_path), fd, std::move(final_path),

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <vector>
 
+#include "common/hex.hpp"
 #include "images/artifact_store.hpp"
 #include "sha256_stream.hpp"
 
@@ -26,14 +27,7 @@ std::string Sha256Stream::finishHex() {
     ERR_clear_error();
     return {};
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(std::size_t{2} * length);
-  for (unsigned int i = 0; i < length; ++i) {
-    hex.push_back(kHex[digest[i] >> 4]);
-    hex.push_back(kHex[digest[i] & 0xf]);
-  }
-  return hex;
+  return common::hexOf(digest, length);
 }
 
 }  // namespace detail

@@ -1,4 +1,5 @@
 #include "inventory/decommissions.hpp"
+#include "common/hex.hpp"
 
 #include <algorithm>
 #include <array>
@@ -66,25 +67,6 @@ DeviceSanitization deviceFromRow(const pqxx::row& row) {
   return d;
 }
 
-std::string fromHex(const std::string& hex) {
-  std::string out;
-  out.reserve(hex.size() / 2);
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
-
-std::string toHex(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
 Certificate certificateFromRow(const pqxx::row& row) {
   Certificate c;
   c.id = detail::id(row[0]);
@@ -93,7 +75,7 @@ Certificate certificateFromRow(const pqxx::row& row) {
   c.key_id = detail::text(row[3]);
   c.document = detail::text(row[4]);
   c.document_sha256 = detail::text(row[5]);
-  c.signature = fromHex(detail::text(row[6]));
+  c.signature = common::bytesFromHex(detail::text(row[6])).value_or(std::string{});
   c.issued_at = detail::text(row[7]);
   return c;
 }
@@ -257,7 +239,7 @@ common::Result<Certificate> finishWithCertificate(Database& db, Id decommission_
         PROV_ASSIGN(Id node_id, lockRunning(tx, decommission_id));
         auto id =
             tx.exec(detail::kInsertCertificate, decommission_id, node_id, c.key_id, c.document,
-                    common::sha256Hex(c.document), toHex(c.signature), micros(at));
+                    common::sha256Hex(c.document), common::hexOf(c.signature), micros(at));
         const Id certificate_id = detail::id(id[0][0]);
         tx.exec(detail::kFinishDecommission, decommission_id, "succeeded", "", "{}", micros(at));
         const std::string detail_json = "{\"decommission_id\": " + std::to_string(decommission_id) +

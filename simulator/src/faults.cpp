@@ -154,6 +154,7 @@ Json gpuFaultJson(const agent::SimFault& fault) {
   if (fault.factor != 1) out["factor"] = fault.factor;
   if (fault.corrected != 0) out["corrected"] = fault.corrected;
   if (fault.uncorrected != 0) out["uncorrected"] = fault.uncorrected;
+  if (fault.count != 0) out["count"] = fault.count;
   if (fault.code != 0) out["code"] = fault.code;
   if (!fault.test.empty()) out["test"] = fault.test;
   return out;

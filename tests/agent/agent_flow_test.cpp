@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "agent/agent_main.hpp"
+#include "agent/drives_flow.hpp"
 #include "agent/sim_backend.hpp"
 #include "fake_agent_service.hpp"
 
@@ -221,12 +222,60 @@ TEST_CASE("agent posts a backend error naming the GPU and test", "[agent]") {
   CHECK(agent_run.log.str().find("burn-in task 7: error") != std::string::npos);
 }
 
-TEST_CASE("agent answers a wipe task with an unsupported error", "[agent]") {
+TEST_CASE("agent runs a wipe task on GPUs and drives and posts the report", "[agent]") {
+  FakeAgentService service;
+  service.setTask(
+      {{"id", 7},
+       {"kind", "wipe"},
+       {"wipe", {{"seed", 1}, {"skip_drive_serials", json::array({"SIM-0001-NVME2"})}}}});
+  AgentRun agent_run(service,
+                     {{"gpus", 2},
+                      {"host_serial", "SIM-0001"},
+                      {"drives", 3},
+                      {"drive_capacity_bytes", 16 << 20},
+                      {"drive_faults", json::array({{{"drive", 1}, {"kind", "keeps_data"}}})}});
+  CHECK(agent_run.run() == agent::kExitOk);
+  auto record = service.record();
+  CHECK(record.invalid.empty());
+  REQUIRE(record.results.size() == 1);
+  const json& result = record.results[0];
+  CHECK(result["error"] == "");
+  REQUIRE(result.contains("wipe"));
+  const json& wipe = result["wipe"];
+  CHECK(wipe["tool"] == "provisioner-agent");
+  CHECK(wipe["tool_version"] == std::string(agent::kAgentVersion));
+  CHECK(wipe["backend"] == "simulated");
+  REQUIRE(wipe["gpus"].size() == 2);
+  CHECK(wipe["gpus"][0]["gpu_serial"] == "SIM-0001-GPU0");
+  CHECK(wipe["gpus"][0]["passes"].size() == 3);
+  REQUIRE(wipe["drives"].size() == 2);  // NVME2 is left to the service
+  CHECK(wipe["drives"][0]["serial"] == "SIM-0001-NVME0");
+  CHECK(wipe["drives"][0]["method"] == "nvme_sanitize_crypto");
+  CHECK(wipe["drives"][0]["nist_level"] == "purge");
+  CHECK(wipe["drives"][0]["result"] == "passed");
+  CHECK(wipe["drives"][0]["tool_version"] == std::string(agent::kAgentVersion));
+  CHECK(wipe["drives"][0]["verification"]["canaries_written"] == agent::kCanaryCount);
+  CHECK(wipe["drives"][1]["serial"] == "SIM-0001-NVME1");
+  CHECK(wipe["drives"][1]["result"] == "failed");
+  CHECK(wipe["drives"][1]["verification"]["canaries_remaining"] == agent::kCanaryCount);
+  std::string log = agent_run.log.str();
+  CHECK(log.find("wipe task 7: 2 GPU(s)") != std::string::npos);
+  CHECK(log.find("drive SIM-0001-NVME2: left to the service") != std::string::npos);
+  checkNoSecrets(log);
+}
+
+TEST_CASE("agent without a drive backend wipes the GPUs and says drives are not erased",
+          "[agent]") {
   FakeAgentService service;
   service.setTask({{"id", 7}, {"kind", "wipe"}, {"wipe", {{"seed", 1}}}});
-  AgentRun agent_run(service);
-  CHECK(agent_run.run() == agent::kExitFailure);
+  AgentRun agent_run(service, {{"gpus", 1}});
+  agent::AgentOptions options{FakeAgentService::kBootToken,
+                              {agent_run.sim->hostSerial(), agent_run.sim->nics()}};
+  CHECK(agent::runAgent(options, *agent_run.sim, agent::AgentDrives{}, *agent_run.client,
+                        agent_run.log) == agent::kExitOk);
   auto record = service.record();
   REQUIRE(record.results.size() == 1);
-  CHECK(record.results[0]["error"].get<std::string>().find("wipe") != std::string::npos);
+  CHECK(record.results[0]["wipe"]["gpus"].size() == 1);
+  CHECK(record.results[0]["wipe"]["drives"].empty());
+  CHECK(agent_run.log.str().find("drives are not erased in band") != std::string::npos);
 }

@@ -7,6 +7,7 @@
 #include <pqxx/pqxx>
 
 #include "integration/firmware_test_support.hpp"
+#include "common/secret_box.hpp"
 #include "inventory/node_firmware.hpp"
 
 using nlohmann::json;
@@ -137,4 +138,38 @@ TEST_CASE("a firmware campaign for a missing baseline, revision or with nothing 
   CHECK(nothing.json()["code"] == "campaign_changes_nothing");
   CHECK(count(svc, "campaigns") == before);
   CHECK(count(svc, "campaign_nodes") == 0);
+}
+
+TEST_CASE("the plan preview names a component its package cannot be flashed over",
+          "[integration][api][campaigns][firmware]") {
+  ServiceFixture svc;
+  testing::putProfile(svc, "dgx-h100", "DGX H100");
+  const std::string bytes = "bmc";
+  const std::string digest = common::sha256Hex(bytes);
+  REQUIRE(svc.send("PUT", "/api/v1/artifacts/" + digest, bytes, "operator",
+                   "application/octet-stream")
+              .status == 201);
+  json body = testing::packageBody("dgx-bmc", "24.10.1", "bmc", digest);
+  body["min_from_version"] = "24.05";
+  REQUIRE(svc.sendJson("POST", "/api/v1/firmware/packages", body, "operator").status == 201);
+  REQUIRE(testing::applyBaseline(svc, testing::baselineYaml()).status == 201);
+  REQUIRE(svc.sendJson("POST", "/api/v1/sites", {{"name", "sjc1"}}, "asset").status == 201);
+  REQUIRE(svc.sendJson("POST", "/api/v1/racks", {{"site", "sjc1"}, {"name", "R01"}}, "asset")
+              .status == 201);
+  const long long old_bmc = makeNode(svc, "SN-OLD"), newer_bmc = makeNode(svc, "SN-NEWER");
+  REQUIRE(inventory::recordNodeFirmware(svc.db(), old_bmc, members("24.01.5"), kAt));
+  REQUIRE(inventory::recordNodeFirmware(svc.db(), newer_bmc, members("24.09.1"), kAt));
+
+  auto created = svc.sendJson("POST", "/api/v1/campaigns",
+                              campaign({{"name", "dgx-h100-2026q4"}}), "operator");
+  INFO(created.body);
+  REQUIRE(created.status == 201);
+  const json plan = created.json()["plan"];
+  const json* old_plan = planned(plan, old_bmc);
+  const json* newer_plan = planned(plan, newer_bmc);
+  REQUIRE(old_plan != nullptr);
+  REQUIRE(newer_plan != nullptr);
+  const std::string blocked = (*old_plan)["components"][0].value("blocked", "");
+  CHECK(blocked.rfind("below_min_from_version: 24.01.5 is below 24.05", 0) == 0);
+  CHECK_FALSE((*newer_plan)["components"][0].contains("blocked"));
 }

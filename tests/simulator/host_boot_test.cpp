@@ -271,3 +271,36 @@ TEST_CASE("Boot settings and GPU faults in the fleet file are validated by field
   REQUIRE(cleared);
   CHECK(cleared->host.gpuFaults.empty());
 }
+
+TEST_CASE("A wipe fault set through the control API keeps its count", "[host]") {
+  BootFleet f("127.29.1.9");
+  httplib::Client control("127.0.0.1", f.fleet->controlPort());
+  json patch = {{"gpu_faults", {{{"gpu", 2}, {"kind", "stuck_bits"}, {"count", 3}}}}};
+  auto put = control.Put("/bmcs/r01-n01/faults", patch.dump(), "application/json");
+  REQUIRE(put);
+  REQUIRE(put->status == 200);
+  auto fault = json::parse(put->body)["gpu_faults"][0];
+  CHECK(fault["kind"] == "stuck_bits");
+  CHECK(fault["count"] == 3);
+}
+
+TEST_CASE("A booted host wipes its GPUs and drives and reports the stuck bits it found",
+          "[host]") {
+  BootFleet f("127.29.1.10");
+  httplib::Client control("127.0.0.1", f.fleet->controlPort());
+  json patch = {{"gpu_faults", {{{"gpu", 2}, {"kind", "stuck_bits"}, {"count", 3}}}}};
+  REQUIRE(control.Put("/bmcs/r01-n01/faults", patch.dump(), "application/json")->status == 200);
+  f.service.answerWipeTask(42);
+  f.reset("Pxe");
+  REQUIRE(waitFor([&] { return !f.service.record().results.empty(); }, kAgentDeadline));
+  const json wipe = f.service.record().results[0]["wipe"];
+  INFO(wipe.dump());
+  REQUIRE(wipe["gpus"].size() == 8);
+  const auto& serials = f.bmc.identity.gpuSerials;
+  for (std::size_t i = 0; i < serials.size(); ++i) {
+    CHECK(wipe["gpus"][i]["gpu_serial"] == serials[i]);
+    CHECK((wipe["gpus"][i]["mismatches"].get<std::uint64_t>() > 0) == (i == 2));
+  }
+  REQUIRE(wipe["drives"].size() == 2);
+  for (const auto& drive : wipe["drives"]) CHECK(drive["result"] == "passed");
+}

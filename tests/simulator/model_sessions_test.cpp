@@ -114,3 +114,38 @@ TEST_CASE("Event subscriptions can be created listed and deleted") {
   CHECK(deleted.status == 204);
   CHECK(bmc.json(path)["Members"].size() == before);
 }
+
+TEST_CASE("DELETE of an account removes it until the manager is reset to defaults") {
+  Bmc bmc("dell-r750");
+  const auto& collection = bmc.behaviour().accountsPath;
+  std::string mine, other;
+  const auto accounts = bmc.json(collection);
+  for (const auto& member : accounts["Members"]) {
+    auto path = member["@odata.id"].get<std::string>();
+    if (bmc.json(path)["UserName"] == kCredentials.username) {
+      mine = path;
+    } else if (other.empty()) {
+      other = path;
+    }
+  }
+  REQUIRE_FALSE(mine.empty());
+  REQUIRE_FALSE(other.empty());
+  const auto before = accounts["Members"].size();
+
+  CHECK(bmc.send("DELETE", other, nullptr).status == 204);
+  CHECK(bmc.get(other).status == 404);
+  CHECK(bmc.json(collection)["Members"].size() == before - 1);
+  CHECK(bmc.json(collection)["Members@odata.count"] == before - 1);
+  CHECK(bmc.send("DELETE", other, nullptr).status == 404);  // gone is gone
+  CHECK(bmc.send("PATCH", other, {{"Password", "x"}}).status == 404);
+  // The account the session logs in with is in use.
+  CHECK(bmc.send("DELETE", mine, nullptr).status == 409);
+  CHECK(bmc.get("/redfish/v1/Systems").status == 200);
+  CHECK(bmc.send("DELETE", collection + "/no-such-id", nullptr).status == 404);
+
+  const auto& reset = bmc.behaviour().managerResetToDefaultsTarget;
+  REQUIRE_FALSE(reset.empty());
+  CHECK(bmc.send("POST", reset, {{"ResetType", "ResetAll"}}).status == 204);
+  CHECK(bmc.get(other).status == 200);
+  CHECK(bmc.json(collection)["Members"].size() == before);
+}

@@ -47,6 +47,26 @@ TEST_CASE("a component covers every member its rule matches and flashes the ones
   CHECK(check.versions[0] == "HGX_FW_GPU_SXM_2=96.00.5E.00.01");
 }
 
+TEST_CASE("a package never goes over a version below the lowest it installs over", "[rollout]") {
+  json entry = gpuComponent();
+  entry["min_from"] = "96.00.60.00.01";
+  auto parsed = parseComponents(json::array({entry}));
+  REQUIRE(parsed);
+  REQUIRE(parsed->front().min_from == "96.00.60.00.01");
+  CHECK(toJson(parsed->front())["min_from"] == "96.00.60.00.01");
+  std::vector<FirmwareMember> members = {member("HGX_FW_GPU_SXM_1", "96.00.61.00.01"),
+                                         member("HGX_FW_GPU_SXM_2", "96.00.5E.00.01"),
+                                         member("HGX_FW_GPU_SXM_3", "96.00.89.00.01")};
+  auto check = checkMembers(parsed->front(), members);
+  CHECK(check.pending.size() == 2);
+  CHECK(check.below_min_from == std::vector<std::string>{"HGX_FW_GPU_SXM_2=96.00.5E.00.01"});
+  parsed->front().min_from.clear();
+  CHECK(checkMembers(parsed->front(), members).below_min_from.empty());
+  auto back = rollbackOf(*parsed);
+  REQUIRE(back);
+  CHECK(back->front().min_from.empty());
+}
+
 TEST_CASE("a software_id rule matches exactly and ignores names", "[rollout]") {
   json rule = {{"software_id", "BMC-FW"}};
   CHECK(coversMember(rule, member("anything", "1", "BMC-FW")));

@@ -202,6 +202,24 @@ TEST_CASE("members already at the target are verified, never flashed", "[rollout
   CHECK(bench.data()["flash"]["done"][0]["flashed"] == false);
 }
 
+TEST_CASE("a package is never flashed over a version below the lowest it installs over",
+          "[rollout]") {
+  PackageServer packages;
+  Bench bench(bmcNode());
+  Rollout r(bench);
+  json c = bmcComponent(packages, "24.10.1");
+  c["min_from"] = "24.01.5";  // the node runs 23.11.21
+  bench.data()["components"] = json::array({c});
+  auto failed = r.run("flash", ro::flashStep);
+  INFO(describe(failed));
+  REQUIRE(failed.kind == Kind::kFail);
+  CHECK(failed.reason == "below_min_from_version");
+  CHECK(failed.message.find("23.11.21") != std::string::npos);
+  CHECK(failed.message.find("24.01.5") != std::string::npos);
+  CHECK(bench.requestCount("POST", "SimpleUpdate") == 0);
+  CHECK(r.bmcVersion() == "23.11.21");
+}
+
 TEST_CASE("a rule that matches no member fails naming the rule", "[rollout]") {
   PackageServer packages;
   Bench bench(bmcNode());

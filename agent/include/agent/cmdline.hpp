@@ -28,6 +28,7 @@ struct AgentArgs {
   std::string backend;  // "simulated" or "cuda"; empty: cuda when built with it, else simulated
   std::string sim_config_file;
   std::string ca_file;
+  std::string local_task_file;  // --local-task: run this task JSON without the service
   int max_attempts = 8;
   bool help = false;
 };
@@ -35,8 +36,8 @@ struct AgentArgs {
 std::string agentUsage();
 // InvalidArgument "usage" naming the flag.
 common::Result<AgentArgs> parseAgentArgs(const std::vector<std::string>& args);
-// Fills what the flags left empty from the kernel command line; InvalidArgument "usage" naming
-// what is still missing (service URL, node, token).
+// Fills what the flags left empty (not needed with --local-task) from the kernel command line;
+// InvalidArgument "usage" naming what is still missing (service URL, node, token).
 common::Result<AgentArgs> applyKernelParams(AgentArgs args, const KernelParams& params);
 
 }  // namespace agent

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "agent/drives_sim.hpp"
 #include "agent/gpu_backend.hpp"
 #include "agent/nominal.hpp"
 #include "common/result.hpp"
@@ -47,7 +48,16 @@ struct SimConfig {
   // GPUs past the end get "<host_serial>-GPU<i>" and a UUID derived from the serial.
   std::vector<std::string> gpu_serials;
   std::vector<std::string> gpu_uuids;
+  // Simulated NVMe drives (agent/drives_sim.hpp): "drives", "drive_capacity_bytes",
+  // "drive_serials" (past the end "<host_serial>-NVME<i>"), "drive_faults" [{"drive", "kind"}].
+  int drives = 2;
+  std::uint64_t drive_capacity_bytes = 1ULL << 30;
+  std::vector<std::string> drive_serials;
+  std::vector<SimDriveFault> drive_faults;
 };
+
+// The drive half of a simulated host, from its config.
+SimDriveConfig simDriveConfigOf(const SimConfig& config);
 
 // InvalidArgument "invalid_sim_config" naming the field ("faults[1].gpu").
 common::Result<SimConfig> parseSimConfig(const nlohmann::json& object);
@@ -73,6 +83,8 @@ class SimulatedGpuBackend : public GpuBackend {
   common::Result<GpuWipeReport> wipeMemory(int index, const WipePlan& plan) override;
 
   const SimConfig& config() const { return config_; }
+  // The host's simulated drives, which a wipe task erases beside the GPUs.
+  SimulatedDriveBackend& drives() { return *drives_; }
   const std::string& hostSerial() const { return config_.host_serial; }
   const std::vector<NicFacts>& nics() const { return config_.nics; }
 
@@ -94,6 +106,7 @@ class SimulatedGpuBackend : public GpuBackend {
   SimConfig config_;
   NominalFigures nominal_;
   std::vector<GpuState> state_;
+  std::unique_ptr<SimulatedDriveBackend> drives_;
 };
 
 }  // namespace agent

@@ -10,6 +10,7 @@
 #include "cuda/gpu_identity.hpp"
 #include "cuda/measurements.hpp"
 #include "cuda/nvml_devices.hpp"
+#include "cuda/wipe_memory.hpp"
 
 namespace agent {
 namespace {
@@ -89,6 +90,10 @@ class CudaBackend final : public GpuBackend {
   common::Result<HealthSample> sampleHealth(int index) override {
     PROV_TRY(checkIndex(index, "index"));
     return nvml_->health(device(index).nvml_index, index);
+  }
+  common::Result<GpuWipeReport> wipeMemory(int index, const WipePlan& plan) override {
+    PROV_TRY(checkIndex(index, "index"));
+    return cuda::wipeGpuMemory(index, plan);
   }
 
  private:

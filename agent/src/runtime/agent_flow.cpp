@@ -4,7 +4,10 @@
 #include <nlohmann/json.hpp>
 
 #include "agent/agent_main.hpp"
+#include "agent/drives_flow.hpp"
 #include "agent/runner.hpp"
+#include "agent/sim_backend.hpp"
+#include "agent/wipe_runner.hpp"
 
 namespace agent {
 namespace {
@@ -60,6 +63,40 @@ TaskResult runTask(const Task& task, const Facts& facts, const std::string& disc
   return runBurnIn(task.id, task.plan, backend, facts.gpus, on_progress);
 }
 
+void logDrives(const DrivesWipe& wipe, std::ostream& log) {
+  for (const DriveReport& drive : wipe.drives) {
+    log << "provisioner-agent: drive " << drive.serial << ": " << drive.method << " ("
+        << drive.nist_level << "), " << drive.result
+        << (drive.error.empty() ? "" : ": " + drive.error) << "\n";
+  }
+  for (const std::string& serial : wipe.skipped) {
+    log << "provisioner-agent: drive " << serial << ": left to the service (out of band)\n";
+  }
+}
+
+// The GPUs through runWipe, then every drive but the skipped ones; facts in the report, the
+// service judges. GPU discovery failing does not stop the drives.
+TaskResult runWipeTask(const Task& task, const Facts& facts, const std::string& discover_error,
+                       GpuBackend& backend, const AgentDrives& drives, std::ostream& log) {
+  log << "provisioner-agent: wipe task " << task.id << ": " << facts.gpus.size() << " GPU(s)\n";
+  TaskResult result{task.id, {}, {}, discover_error, std::nullopt};
+  WipeReport report = runWipe(task.wipe, backend, facts.gpus, std::string(kAgentVersion));
+  if (drives.backend == nullptr || drives.clock == nullptr) {
+    log << "provisioner-agent: no drive backend on this host: drives are not erased in band\n";
+  } else {
+    DriveEraseOptions options = drives.options;
+    options.tool_version = std::string(kAgentVersion);
+    DrivesWipe wiped = wipeDrives(*drives.backend, task.wipe, *drives.clock, options);
+    logDrives(wiped, log);
+    report.drives = std::move(wiped.drives);
+    if (!wiped.error.empty()) {
+      result.error += (result.error.empty() ? "" : "; ") + wiped.error;
+    }
+  }
+  result.wipe = std::move(report);
+  return result;
+}
+
 int postAndReport(const TaskResult& result, ServiceClient& client, std::ostream& log) {
   auto ack = client.postResult(result);
   if (!ack) {
@@ -74,6 +111,18 @@ int postAndReport(const TaskResult& result, ServiceClient& client, std::ostream&
 
 int runAgent(const AgentOptions& options, GpuBackend& backend, ServiceClient& client,
              std::ostream& log) {
+  // Only the simulated host knows its drives; a real host's are not listed (docs/agent.md).
+  VirtualEraseClock clock;
+  AgentDrives drives;
+  if (auto* sim = dynamic_cast<SimulatedGpuBackend*>(&backend)) {
+    drives.backend = &sim->drives();
+    drives.clock = &clock;
+  }
+  return runAgent(options, backend, drives, client, log);
+}
+
+int runAgent(const AgentOptions& options, GpuBackend& backend, const AgentDrives& drives,
+             ServiceClient& client, std::ostream& log) {
   std::string discover_error;
   Facts facts = collectFacts(backend, options.host, discover_error, log);
   auto registration = client.registerNode(options.boot_token, facts);
@@ -89,6 +138,11 @@ int runAgent(const AgentOptions& options, GpuBackend& backend, ServiceClient& cl
   if (task->kind == TaskKind::kNone) {
     log << "provisioner-agent: no task for this node\n";
     return kExitOk;
+  }
+  if (task->kind == TaskKind::kWipe) {
+    TaskResult result = runWipeTask(*task, facts, discover_error, backend, drives, log);
+    if (!result.error.empty()) log << "provisioner-agent: run errors: " << result.error << "\n";
+    return postAndReport(result, client, log);
   }
   if (task->kind != TaskKind::kBurnIn) {
     std::string error = "task kind " + std::string(toString(task->kind)) +

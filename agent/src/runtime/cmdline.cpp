@@ -53,6 +53,7 @@ std::string* stringFlag(AgentArgs& args, std::string_view flag) {
   if (flag == "--backend") return &args.backend;
   if (flag == "--sim-config") return &args.sim_config_file;
   if (flag == "--ca-file") return &args.ca_file;
+  if (flag == "--local-task") return &args.local_task_file;
   return nullptr;
 }
 
@@ -81,8 +82,10 @@ std::string agentUsage() {
          "                         [--cmdline FILE (default /proc/cmdline)]\n"
          "                         [--backend simulated|cuda] [--sim-config FILE]\n"
          "                         [--ca-file F] [--max-attempts N]\n"
+         "       provisioner-agent --local-task FILE [--backend simulated|cuda] [--sim-config F]\n"
          "The service URL, node and boot token default to provisioner.url, provisioner.node and\n"
-         "provisioner.token on the kernel command line.\n";
+         "provisioner.token on the kernel command line. --local-task runs one task (burn_in or\n"
+         "wipe, as the service would send it) without the service and prints the result JSON.\n";
 }
 
 Result<AgentArgs> parseAgentArgs(const std::vector<std::string>& args) {

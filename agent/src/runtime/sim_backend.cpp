@@ -64,7 +64,18 @@ Result<std::unique_ptr<SimulatedGpuBackend>> SimulatedGpuBackend::create(SimConf
 SimulatedGpuBackend::SimulatedGpuBackend(SimConfig config, NominalFigures nominal)
     : config_(std::move(config)),
       nominal_(std::move(nominal)),
-      state_(static_cast<std::size_t>(config_.gpus)) {}
+      state_(static_cast<std::size_t>(config_.gpus)),
+      drives_(std::make_unique<SimulatedDriveBackend>(simDriveConfigOf(config_))) {}
+
+SimDriveConfig simDriveConfigOf(const SimConfig& config) {
+  SimDriveConfig drives;
+  drives.count = config.drives;
+  drives.host_serial = config.host_serial;
+  drives.serials = config.drive_serials;
+  drives.capacity_bytes = config.drive_capacity_bytes;
+  drives.faults = config.drive_faults;
+  return drives;
+}
 
 const SimFault* SimulatedGpuBackend::fault(int index, std::string_view kind) const {
   for (const auto& f : config_.faults) {

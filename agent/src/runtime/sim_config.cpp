@@ -17,6 +17,9 @@ namespace {
 constexpr const char* kInvalidConfig = "invalid_sim_config";
 constexpr int kMaxGpus = 64;
 constexpr std::size_t kMaxFaults = 256;
+constexpr int kMaxDrives = 32;
+constexpr std::uint64_t kMinDriveBytes = 1ULL << 20;
+constexpr std::uint64_t kMaxDriveBytes = 1ULL << 44;
 
 bool isKnownFault(std::string_view kind) {
   for (std::string_view known : {"low_hbm_bandwidth", "slow_compute", "low_peer_bandwidth",
@@ -60,6 +63,35 @@ Result<SimFault> parseFault(const nlohmann::json& value, std::string path, int g
   return fault;
 }
 
+Result<SimDriveFault> parseDriveFault(const nlohmann::json& value, std::string path, int drives) {
+  ObjectReader reader(value, std::move(path), kInvalidConfig);
+  PROV_TRY(reader.requireObject());
+  SimDriveFault fault;
+  PROV_TRY(reader.readInt("drive", fault.drive, 0, drives - 1, Need::kRequired));
+  PROV_TRY(reader.readString("kind", fault.kind, Need::kRequired));
+  if (!isKnownDriveFault(fault.kind)) {
+    return reader.error("kind", "unknown drive fault '" + fault.kind + "'");
+  }
+  return fault;
+}
+
+Result<void> readDrives(const ObjectReader& reader, SimConfig& config) {
+  PROV_TRY(reader.readInt("drives", config.drives, 0, kMaxDrives, Need::kOptional));
+  PROV_TRY(reader.readUnsigned("drive_capacity_bytes", config.drive_capacity_bytes, Need::kOptional,
+                               kMaxDriveBytes));
+  if (config.drive_capacity_bytes < kMinDriveBytes || config.drive_capacity_bytes % 4096 != 0) {
+    return reader.error("drive_capacity_bytes", "must be a multiple of 4096 of at least 1 MiB");
+  }
+  PROV_ASSIGN(const nlohmann::json* faults,
+              reader.readArray("drive_faults", kMaxFaults, Need::kOptional));
+  for (std::size_t i = 0; faults != nullptr && i < faults->size(); ++i) {
+    PROV_ASSIGN(auto fault,
+                parseDriveFault((*faults)[i], reader.pathOf("drive_faults", i), config.drives));
+    config.drive_faults.push_back(std::move(fault));
+  }
+  return common::success();
+}
+
 Result<NicFacts> parseNic(const nlohmann::json& value, std::string path) {
   ObjectReader reader(value, std::move(path), kInvalidConfig);
   PROV_TRY(reader.requireObject());
@@ -95,7 +127,8 @@ Result<void> readScalars(const ObjectReader& reader, SimConfig& config) {
   return common::success();
 }
 
-// An optional array of at most `gpus` non-empty strings ("gpu_serials", "gpu_uuids").
+// An optional array of at most `gpus` non-empty strings ("gpu_serials", "gpu_uuids",
+// "drive_serials" with the drive count).
 Result<void> readStrings(const ObjectReader& reader, std::string_view key, int gpus,
                          std::vector<std::string>& out) {
   PROV_ASSIGN(const nlohmann::json* values,
@@ -134,6 +167,8 @@ Result<SimConfig> parseSimConfig(const nlohmann::json& object) {
   }
   PROV_TRY(readStrings(reader, "gpu_serials", config.gpus, config.gpu_serials));
   PROV_TRY(readStrings(reader, "gpu_uuids", config.gpus, config.gpu_uuids));
+  PROV_TRY(readDrives(reader, config));
+  PROV_TRY(readStrings(reader, "drive_serials", config.drives, config.drive_serials));
   return config;
 }
 

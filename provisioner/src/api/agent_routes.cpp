@@ -10,6 +10,8 @@
 #include "input.hpp"
 #include "inventory/agent_tasks.hpp"
 #include "routes.hpp"
+#include "wipe_task.hpp"
+#include "workflows/decommission/workflow.hpp"
 #include "workflows/engine.hpp"
 #include "workflows/lifecycle.hpp"
 #include "workflows/rollout.hpp"
@@ -44,18 +46,17 @@ Result<inventory::AgentTask> sessionTask(const ApiContext& ctx, const Request& r
   return inventory::getAgentTask(*ctx.db, grant.task_id);
 }
 
-// Wakes the node's lifecycle run so it sees the agent's news now rather than at its next timer.
-// Best effort: the agent's request never fails for it (the timer still fires).
-void wakeLifecycle(const ApiContext& ctx, inventory::Id node_id) {
+// Wakes the node's runs that wait on its agent (the lifecycle's burn-in, a firmware or image
+// update's quick check, a decommission's wipe) so they see the news now rather than at their
+// next timer. Best effort: the agent's request never fails for it (the timers still fire).
+void wakeNodeRuns(const ApiContext& ctx, inventory::Id node_id) {
   if (!ctx.engine) return;
-  if (auto woken = ctx.engine->signalNode(workflows::kNodeLifecycle, node_id); !woken) {
-    spdlog::warn("could not signal the lifecycle run of node {}: {}", node_id,
-                 woken.error().message);
-  }
-  // A quick check after a firmware update waits for the same agent results.
-  if (auto woken = ctx.engine->signalNode(workflows::kNodeFirmwareUpdate, node_id); !woken) {
-    spdlog::warn("could not signal the firmware update run of node {}: {}", node_id,
-                 woken.error().message);
+  for (const char* kind : {workflows::kNodeLifecycle, workflows::kNodeFirmwareUpdate,
+                           workflows::kNodeImageUpdate, workflows::kNodeDecommission}) {
+    if (auto woken = ctx.engine->signalNode(kind, node_id); !woken) {
+      spdlog::warn("could not signal the {} run of node {}: {}", kind, node_id,
+                   woken.error().message);
+    }
   }
 }
 
@@ -80,7 +81,7 @@ Result<Response> registerAgent(const ApiContext& ctx, const Request& req) {
       inventory::recordRegistration(*ctx.db, task.id, agent::toJson(facts).dump(), nicMacs(facts)));
   PROV_ASSIGN(auto session, mintAgentToken(*ctx.db, node_id, task.id, kSessionToken,
                                            ctx.boot.session_token_ttl_s));
-  wakeLifecycle(ctx, node_id);
+  wakeNodeRuns(ctx, node_id);
   return http::jsonResponse(
       200, {{"node_id", node_id}, {"task_id", task.id}, {"session_token", session}});
 }
@@ -90,13 +91,7 @@ Result<Response> fetchTask(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto task, sessionTask(ctx, req, node_id));
   if (!isOpen(task)) return http::jsonResponse(200, agent::toJson(agent::Task{}));
   PROV_ASSIGN(task, inventory::markTaskStarted(*ctx.db, task.id));
-  agent::Task wire;
-  wire.id = task.id;
-  wire.kind = task.kind == "wipe" ? agent::TaskKind::kWipe : agent::TaskKind::kBurnIn;
-  auto plan_json = nlohmann::json::parse(task.spec_json, nullptr, false);
-  auto plan = agent::parseBurnInPlan(plan_json);
-  if (!plan) return common::fail(common::internalError("stored plan no longer parses"));
-  wire.plan = std::move(*plan);
+  PROV_ASSIGN(auto wire, wireTask(task));
   return http::jsonResponse(200, agent::toJson(wire));
 }
 
@@ -116,11 +111,17 @@ Result<Response> reportResult(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto body, bodyJson(req));
   PROV_ASSIGN(auto result, agent::parseTaskResult(body));
   if (task.state != "running") return common::fail(taskNotOpen(task));
+  if (task.kind == "wipe") {
+    PROV_ASSIGN(auto finished, finishWipeTask(ctx, task, result, req.body));
+    wakeNodeRuns(ctx, node_id);
+    return http::jsonResponse(
+        200, {{"task_id", task.id}, {"state", finished.state}, {"verdict", finished.verdict}});
+  }
   PROV_ASSIGN(auto judged, judgeTask(*ctx.db, task, result));
   const auto verdict_json = agent::toJson(judged.verdict);
   PROV_TRY(inventory::finishAgentTask(*ctx.db, task.id, judged.state, judged.records,
                                       verdict_json.dump(), judged.summary));
-  wakeLifecycle(ctx, node_id);
+  wakeNodeRuns(ctx, node_id);
   return http::jsonResponse(
       200, {{"task_id", task.id}, {"state", judged.state}, {"verdict", verdict_json}});
 }

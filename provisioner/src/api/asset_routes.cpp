@@ -1,6 +1,8 @@
-// Asset team: any serial -> where it is, its state, firmware and full history.
+// Asset team: any serial -> where it is, its state, firmware, full history and end of life.
 #include <nlohmann/json.hpp>
 
+#include "disposition_views.hpp"
+#include "inventory/dispositions.hpp"
 #include "json_views.hpp"
 #include "routes.hpp"
 
@@ -9,7 +11,10 @@ namespace {
 
 common::Result<http::Response> getAsset(const ApiContext& ctx, const http::Request& req) {
   PROV_ASSIGN(auto asset, inventory::lookupAsset(*ctx.db, req.pathParam("serial")));
-  return http::jsonResponse(200, toJson(asset));
+  PROV_ASSIGN(auto dispositions, inventory::dispositionHistory(*ctx.db, asset.serial));
+  auto out = toJson(asset);
+  addDispositions(out, dispositions);
+  return http::jsonResponse(200, out);
 }
 
 }  // namespace

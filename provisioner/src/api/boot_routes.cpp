@@ -9,6 +9,7 @@
 #include "images/artifact_store.hpp"
 #include "images/ipxe.hpp"
 #include "inventory/agent_tasks.hpp"
+#include "inventory/boot_image.hpp"
 #include "inventory/images.hpp"
 #include "inventory/nodes.hpp"
 #include "routes.hpp"
@@ -50,20 +51,44 @@ struct NotReady {
   std::string reason;
 };
 
-// The image the node's hardware profile's channel points at now.
-Result<inventory::ImageRecord> imageFor(const ApiContext& ctx, const inventory::Node& node,
-                                        NotReady& why) {
+// The channel a task boots from: a wipe task the catalog's wipe channel (the same for every
+// model: the wipe image carries no tenant software), any other the node's hardware profile's.
+Result<std::string> channelFor(const ApiContext& ctx, const inventory::Node& node,
+                               const inventory::AgentTask& task, NotReady& why) {
+  if (task.kind == "wipe") return ctx.boot.wipe_channel;
   PROV_ASSIGN(auto profile, inventory::profileForModel(*ctx.db, node.hardware_model));
   if (!profile) {
     why.reason = "no hardware profile for model '" + node.hardware_model + "'";
     return common::fail(common::notFound("profile_not_found", why.reason));
   }
-  auto channel = inventory::getChannel(*ctx.db, profile->channel);
+  return profile->channel;
+}
+
+// The image the task's channel points at now.
+Result<inventory::ImageRecord> imageFor(const ApiContext& ctx, const inventory::Node& node,
+                                        const inventory::AgentTask& task, NotReady& why) {
+  PROV_ASSIGN(auto channel_name, channelFor(ctx, node, task, why));
+  auto channel = inventory::getChannel(*ctx.db, channel_name);
   if (!channel) {
-    why.reason = "channel '" + profile->channel + "' points at no image";
+    why.reason = "channel '" + channel_name + "' points at no image";
     return common::fail(std::move(channel).error());
   }
   return inventory::getImage(*ctx.db, channel->image.name, channel->image.version);
+}
+
+// The image this boot serves: the one the task names (an image campaign), else its channel's
+// (channelFor). Either is a registered image, whose manifest's signature and digests were checked
+// when it was registered.
+Result<inventory::ImageRecord> imageForBoot(const ApiContext& ctx, const inventory::Node& node,
+                                            const inventory::AgentTask& task, NotReady& why) {
+  const auto named = inventory::bootImageOf(task);
+  if (!named) return imageFor(ctx, node, task, why);
+  auto image = inventory::getImage(*ctx.db, named->name, named->version);
+  if (!image && image.error().code == "image_not_found") {
+    why.reason = "task " + std::to_string(task.id) + " names image " + named->name + " " +
+                 named->version + ", which is not registered";
+  }
+  return image;
 }
 
 Result<std::string> bootScriptFor(const ApiContext& ctx, const inventory::Node& node,
@@ -111,7 +136,7 @@ Result<Response> decide(const ApiContext& ctx, const std::string& mac) {
   }
   PROV_ASSIGN(auto node, inventory::getNode(*ctx.db, *node_id));
   NotReady why;
-  auto image = imageFor(ctx, node, why);
+  auto image = imageForBoot(ctx, node, *task, why);
   if (!image) {
     const std::string reason = why.reason.empty() ? image.error().message : why.reason;
     spdlog::warn("node {} is due to boot but has no image: {}", node.id, reason);

@@ -6,6 +6,7 @@
 #include "inventory/images.hpp"
 #include "inventory/node_firmware.hpp"
 #include "workflows/firmware/planned_updates.hpp"
+#include "workflows/firmware/version_compare.hpp"
 
 namespace provisioner::api {
 namespace {
@@ -24,6 +25,16 @@ Result<std::string> channelImageFor(const ApiContext& ctx, const std::string& mo
     return common::fail(std::move(channel).error());
   }
   return channel->image.name + " " + channel->image.version;
+}
+
+// `from` lists the installed versions lowest first ("unknown" when never read): the node run
+// refuses to flash over one below the package's minimum, so the preview says so beforehand.
+std::optional<std::string> blockedByMinimum(const std::string& from, const std::string& minimum) {
+  if (minimum.empty() || from.empty() || from == "unknown") return std::nullopt;
+  const std::string lowest = from.substr(0, from.find(", "));
+  if (!fw::versionBelow(lowest, minimum)) return std::nullopt;
+  return "below_min_from_version: " + lowest + " is below " + minimum +
+         ", the lowest version the package installs over";
 }
 
 }  // namespace
@@ -84,14 +95,15 @@ Result<const fw::Baseline*> NodeUpdatePlanner::baseline() {
   return &*baseline_;
 }
 
-Result<int> NodeUpdatePlanner::packageSeconds(const std::string& name,
-                                              const std::string& version) {
+Result<NodeUpdatePlanner::PackageFacts> NodeUpdatePlanner::packageFacts(
+    const std::string& name, const std::string& version) {
   const std::string key = name + " " + version;
-  if (auto it = package_seconds_.find(key); it != package_seconds_.end()) return it->second;
+  if (auto it = packages_.find(key); it != packages_.end()) return it->second;
   PROV_ASSIGN(auto found, inventory::findFirmwarePackage(*ctx_.db, name, version));
-  const int seconds = found ? found->spec.estimated_seconds : kDefaultComponentSeconds;
-  package_seconds_[key] = seconds;
-  return seconds;
+  PackageFacts facts;
+  if (found) facts = {found->spec.estimated_seconds, found->spec.min_from_version};
+  packages_[key] = facts;
+  return facts;
 }
 
 // The node's components the baseline does not accept, from its last FirmwareInventory read.
@@ -112,10 +124,12 @@ Result<NodeUpdatePlan> NodeUpdatePlanner::firmwarePlan(const inventory::Campaign
   }
   plan.estimated_seconds = kNodeOverheadSeconds;
   for (const auto& u : fw::plannedUpdates(*model, facts)) {
-    plan.components.push_back(
-        {{"component", u.component}, {"from", u.from}, {"to", u.to}, {"package", u.package}});
-    PROV_ASSIGN(int seconds, packageSeconds(u.package, u.to));
-    plan.estimated_seconds += seconds;
+    json component = {
+        {"component", u.component}, {"from", u.from}, {"to", u.to}, {"package", u.package}};
+    PROV_ASSIGN(auto package, packageFacts(u.package, u.to));
+    if (auto why = blockedByMinimum(u.from, package.min_from_version)) component["blocked"] = *why;
+    plan.components.push_back(std::move(component));
+    plan.estimated_seconds += package.estimated_seconds;
   }
   return plan;
 }

@@ -32,7 +32,9 @@ struct CampaignTarget {
 };
 
 struct NodeUpdatePlan {
-  nlohmann::json components = nlohmann::json::array();  // [{component, from, to, package}]
+  // [{component, from, to, package}], plus "blocked" naming why a component cannot be flashed
+  // from what is installed (the package's min_from_version is above it).
+  nlohmann::json components = nlohmann::json::array();
   int estimated_seconds = 0;
 };
 
@@ -51,13 +53,17 @@ class NodeUpdatePlanner {
   common::Result<NodeUpdatePlan> firmwarePlan(const inventory::CampaignCandidate& node);
   common::Result<NodeUpdatePlan> imagePlan(const inventory::CampaignCandidate& node);
   common::Result<const workflows::firmware::Baseline*> baseline();
-  common::Result<int> packageSeconds(const std::string& name, const std::string& version);
+  struct PackageFacts {
+    int estimated_seconds = kDefaultComponentSeconds;
+    std::string min_from_version;
+  };
+  common::Result<PackageFacts> packageFacts(const std::string& name, const std::string& version);
 
   const ApiContext& ctx_;
   CampaignTarget target_;
   std::map<std::string, std::string> image_now_by_model_;  // "name version" the channel serves
   std::optional<workflows::firmware::Baseline> baseline_;  // the target revision, once loaded
-  std::map<std::string, int> package_seconds_;             // "name version" -> estimate
+  std::map<std::string, PackageFacts> packages_;           // by "name version"
 };
 
 }  // namespace provisioner::api

@@ -24,6 +24,10 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addRedfishEventRoutes(server, ctx);
   addWorkflowRoutes(server, ctx);
   addCampaignRoutes(server, ctx);
+  addHealthRoutes(server, ctx);
+  addDecommissionRoutes(server, ctx);
+  addCertificateRoutes(server, ctx);
+  addDispositionRoutes(server, ctx);
 }
 
 }  // namespace provisioner::api

@@ -22,6 +22,20 @@ void renderSummary(std::ostream& out, const json& asset) {
                      {"PO number", text(asset, "po_number")}});
 }
 
+// The current end of life (the newest disposition), when one was recorded.
+void renderDisposition(std::ostream& out, const json& asset) {
+  const json& d = objectField(asset, "disposition");
+  if (d.empty()) return;
+  std::string detail = text(d, "rma_ticket");
+  if (detail.empty()) detail = text(d, "recycler");
+  out << "\nDisposition\n";
+  renderFields(out, {{"Disposition", text(d, "disposition")},
+                     {"Reference", detail},
+                     {"Replacement", text(d, "replacement_serial")},
+                     {"Recorded", text(d, "recorded_at")},
+                     {"Recorded by", text(d, "recorded_by")}});
+}
+
 void renderLocation(std::ostream& out, const json& asset) {
   const json& loc = objectField(asset, "location");
   out << "\nLocation\n";
@@ -66,6 +80,7 @@ Result<void> showAsset(CommandContext& ctx) {
   }
   renderSummary(ctx.out, reply->json);
   renderLocation(ctx.out, reply->json);
+  renderDisposition(ctx.out, reply->json);
   if (text(reply->json, "asset_type") == "node") renderComponents(ctx.out, reply->json);
   renderHistory(ctx.out, reply->json);
   return common::success();

@@ -18,7 +18,7 @@ std::vector<Command> allCommands() {
        {poCommands(), assetCommands(), nodeCommands(), labelCommands(), auditCommands(),
         tokenCommands(), imageCommands(), burnInCommands(), lifecycleCommands(),
         discoveryCommands(), baselineCommands(), firmwareCommands(), campaignCommands(),
-        localCommands()}) {
+        decommissionCommands(), certificateCommands(), dispositionCommands(), localCommands()}) {
     for (auto& command : group) all.push_back(std::move(command));
   }
   return all;

@@ -1,4 +1,5 @@
 #include "file_digest.hpp"
+#include "common/hex.hpp"
 
 #include <openssl/evp.h>
 
@@ -29,13 +30,7 @@ common::Result<std::string> sha256OfFile(const std::string& path) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int length = 0;
   EVP_DigestFinal_ex(md.get(), digest.data(), &length);
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 0xf];
-  }
-  return out;
+  return common::hexOf(digest.data(), length);
 }
 
 common::Result<std::string> readFile(const std::string& path) {

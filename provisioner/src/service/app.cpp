@@ -29,6 +29,7 @@
 #include "provisioner/service/private_postgres.hpp"
 #include "redfish/transport.hpp"
 #include "workflow_runtime.hpp"
+#include "workflows/decommission/certificate_key.hpp"
 
 namespace provisioner::service {
 namespace {
@@ -221,6 +222,9 @@ int serve(const ServiceOptions& o) {
   auto trusted = loadTrustedKeys(o);
   if (!trusted) return report(trusted.error());
   auto key_ring = std::make_shared<api::KeyRing>(std::move(*trusted));
+  // The same state_dir the decommission workflow signs with, so the key served verifies them.
+  auto certificate_key = workflows::decommission::loadOrCreateSigningKey(o.state_dir);
+  if (!certificate_key) return report(certificate_key.error());
 
   auto metrics = std::make_shared<http::MetricsRegistry>();
   http::ServerOptions server_options;
@@ -235,6 +239,7 @@ int serve(const ServiceOptions& o) {
       rt->db,      secrets, rt->migrations, metrics, PROVISIONER_DEFAULT_OPENAPI_FILE,
       token_cache, *store,  key_ring,       {},      nullptr,
       nullptr,     {},      nullptr};
+  context.certificate_public_key_pem = certificate_key->public_pem;
   auto port = server.bind();
   if (!port) return report(port.error());
   // The boot URLs need the bound port (an ephemeral one in tests), so routes come after bind().

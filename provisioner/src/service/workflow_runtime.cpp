@@ -6,9 +6,12 @@
 #include <sstream>
 
 #include "redfish/transport.hpp"
+#include "workflows/decommission/certificate_key.hpp"
+#include "workflows/decommission/workflow.hpp"
 #include "workflows/discovery.hpp"
 #include "workflows/engine.hpp"
 #include "workflows/lifecycle.hpp"
+#include "workflows/health_upkeep.hpp"
 #include "workflows/reinventory.hpp"
 #include "workflows/rollout.hpp"
 
@@ -71,6 +74,14 @@ common::Result<workflows::RolloutSettings> rolloutSettings(const ServiceOptions&
   return s;
 }
 
+// The certificate key lives beside the service's other state (created on first start).
+common::Result<workflows::DecommissionSettings> decommissionSettings(const ServiceOptions& o) {
+  workflows::DecommissionSettings s;
+  PROV_ASSIGN(auto key, workflows::decommission::loadOrCreateSigningKey(o.state_dir));
+  s.signing_key = std::make_shared<const images::KeyPair>(std::move(key));
+  return s;
+}
+
 }  // namespace
 
 WorkflowRuntime::~WorkflowRuntime() {
@@ -86,6 +97,9 @@ void WorkflowRuntime::start() {
       spdlog::warn("firmware re-inventory not started: {}", started.error().message);
     }
   }
+  if (auto started = workflows::ensureHealthUpkeepRun(*engine); !started) {
+    spdlog::warn("GPU health upkeep not started: {}", started.error().message);
+  }
 }
 
 void WorkflowRuntime::stop() {
@@ -99,6 +113,7 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
     http::MetricsRegistry& metrics) {
   PROV_ASSIGN(auto settings, lifecycleSettings(o, public_url));
   PROV_ASSIGN(auto rollout, rolloutSettings(o));
+  PROV_ASSIGN(auto decommission, decommissionSettings(o));
   auto rt = std::make_unique<WorkflowRuntime>();
   redfish::TransportOptions transport_options;
   transport_options.maxInFlightTotal = 4096;
@@ -109,12 +124,15 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   auto clock = workflows::systemClock();
   rt->engine = std::make_shared<workflows::Engine>(db, clock, engine_options);
   const workflows::LifecycleDeps deps{db, std::move(secrets), rt->transport, clock};
+  rt->engine->registerWorkflow(
+      workflows::nodeDecommissionWorkflow(deps, settings, rollout, std::move(decommission)));
   workflows::registerRolloutWorkflows(*rt->engine, deps, settings, std::move(rollout));
   workflows::ReinventoryOptions reinventory;
   reinventory.interval = std::chrono::hours(std::max(1, o.firmware_reinventory_hours));
   reinventory.per_minute = o.firmware_reinventory_per_minute;
   rt->engine->registerWorkflow(workflows::firmwareReinventoryWorkflow(deps, settings, reinventory));
   rt->reinventory = o.firmware_reinventory_hours > 0;
+  rt->engine->registerWorkflow(workflows::gpuHealthUpkeepWorkflow(db, {}));
   rt->engine->registerWorkflow(workflows::nodeLifecycleWorkflow(deps, std::move(settings)));
   rt->sweeper = std::make_shared<workflows::Sweeper>(db, rt->engine);
   std::weak_ptr<workflows::Engine> weak = rt->engine;

@@ -1,4 +1,5 @@
 #include "transport/tls_pin.hpp"
+#include "common/hex.hpp"
 
 #include <curl/curl.h>
 #include <openssl/evp.h>
@@ -15,14 +16,7 @@ std::string sha256Hex(X509* certificate) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   if (X509_digest(certificate, EVP_sha256(), digest, &length) != 1) return {};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 0x0f]);
-  }
-  return out;
+  return common::hexOf(digest, length);
 }
 
 // Replaces OpenSSL's chain verification for this SSL_CTX. In kCaBundle mode the normal chain

@@ -1,5 +1,6 @@
 // Per-BMC self-signed certificates: EC P-256 keys are cheap to make, so a thousand BMCs start fast.
 #include "simulator/tls_identity.hpp"
+#include "common/hex.hpp"
 
 #include <arpa/inet.h>
 
@@ -84,13 +85,7 @@ std::string sha256Fingerprint(X509* cert) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int length = 0;
   if (X509_digest(cert, EVP_sha256(), digest.data(), &length) != 1) return {};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kHex[digest[i] >> 4];
-    hex += kHex[digest[i] & 0x0f];
-  }
-  return hex;
+  return common::hexOf(digest.data(), length);
 }
 
 std::string toPem(X509* cert) {

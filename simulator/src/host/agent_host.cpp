@@ -4,6 +4,7 @@
 #include <streambuf>
 
 #include "agent/agent_main.hpp"
+#include "agent/drives_flow.hpp"
 #include "agent/nominal.hpp"
 #include "agent/service_client.hpp"
 #include "agent/sim_backend.hpp"
@@ -88,6 +89,10 @@ class HostGpus : public agent::GpuBackend {
     PROV_TRY(up());
     return gpus_->sampleHealth(index);
   }
+  common::Result<agent::GpuWipeReport> wipeMemory(int index, const agent::WipePlan& plan) override {
+    PROV_TRY(up());
+    return gpus_->wipeMemory(index, plan);
+  }
 
  private:
   common::Result<void> up() {
@@ -146,6 +151,10 @@ common::Result<int> runHostAgent(const AgentLaunch& launch, BootRun& run,
   agent::SimConfig config = simConfigFor(launch.machine, launch.timeScale);
   agent::HostFacts facts{config.host_serial, config.nics};
   PROV_ASSIGN(auto gpus, agent::SimulatedGpuBackend::create(std::move(config)));
+  // The host's drives live with its GPUs; a wipe task erases them on a virtual clock, so a
+  // simulated erase that never completes fails at once rather than after hours.
+  agent::VirtualEraseClock erase_clock;
+  agent::AgentDrives drives{&gpus->drives(), &erase_clock, {}};
   HostGpus backend(std::move(gpus), run, launch.machine.gpuSpeed);
   PROV_ASSIGN(agent::ServiceClient client,
               agent::ServiceClient::create(clientOptions(launch, run, logLine)));
@@ -153,7 +162,8 @@ common::Result<int> runHostAgent(const AgentLaunch& launch, BootRun& run,
   std::ostream log(&buffer);
   logLine("provisioner-agent " + std::string(agent::kAgentVersion) + " starting against " +
           args.service_url + " as node " + args.node_id);
-  return agent::runAgent(agent::AgentOptions{args.token, std::move(facts)}, backend, client, log);
+  return agent::runAgent(agent::AgentOptions{args.token, std::move(facts)}, backend, drives, client,
+                         log);
 }
 
 }  // namespace sim::host

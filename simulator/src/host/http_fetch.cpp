@@ -2,6 +2,7 @@
 #define CPPHTTPLIB_OPENSSL_SUPPORT  // https:// boot services
 #endif
 #include "host/http_fetch.hpp"
+#include "common/hex.hpp"
 
 #include <httplib.h>
 #include <openssl/evp.h>
@@ -42,13 +43,7 @@ class Sha256 {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
     EVP_DigestFinal_ex(context_.get(), digest, &length);
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-      out += kHex[digest[i] >> 4];
-      out += kHex[digest[i] & 0xf];
-    }
-    return out;
+    return common::hexOf(digest, length);
   }
 
  private:

@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -104,7 +105,8 @@ struct ModelState {
   std::map<std::string, Session> sessions;              // by id
   std::map<std::string, nlohmann::json> subscriptions;  // by path
   std::optional<double> vanishedUntil;
-  std::string loginAccount;  // the Accounts member that holds `credentials`
+  std::string loginAccount;               // the Accounts member that holds `credentials`
+  std::set<std::string> deletedAccounts;  // recorded Accounts members removed by DELETE
   int nextId = 1;
   std::vector<BootEvent> pendingBootEvents;      // delivered outside the lock
   bool downloadsImages = false;                  // an image fetcher is attached (BmcModel)

@@ -1,5 +1,6 @@
 // The live view of a resource: the recorded body, personalised, with live state overlaid, plus
 // an ETag over the result (so it changes exactly when what a client sees changes).
+#include <algorithm>
 #include <cstdio>
 
 #include "model/handlers.hpp"
@@ -77,6 +78,17 @@ void overlayCollection(ModelState& s, const std::string& path, nlohmann::json& b
     for (const auto& task : s.tasks) extra.push_back(path + "/" + task.id);
   } else if (path == b.subscriptionsPath) {
     for (const auto& [member, sub] : s.subscriptions) extra.push_back(member);
+  } else if (path == b.accountsPath && !s.deletedAccounts.empty()) {
+    auto& recorded = body["Members"];
+    if (recorded.is_array()) {
+      auto deleted = [&](const nlohmann::json& member) {
+        return member.is_object() && member.contains("@odata.id") &&
+               member["@odata.id"].is_string() &&
+               s.deletedAccounts.contains(
+                   s.profile->canonicalPath(member["@odata.id"].get<std::string>()));
+      };
+      recorded.erase(std::remove_if(recorded.begin(), recorded.end(), deleted), recorded.end());
+    }
   } else if (path == b.dellJobsPath) {
     for (const auto& job : s.jobs) extra.push_back(path + "/" + job);
     for (const auto& job : firmwareJobIds(s)) extra.push_back(path + "/" + job);
@@ -113,6 +125,7 @@ std::string freshId(ModelState& s, const std::string& collection) {
 
 std::optional<nlohmann::json> render(ModelState& s, const std::string& path, bool withEtag) {
   std::optional<nlohmann::json> body;
+  if (s.deletedAccounts.contains(path)) return std::nullopt;
   if (const auto* recorded = s.profile->find(path)) {
     body = *recorded;
     s.personaliser.apply(*body);

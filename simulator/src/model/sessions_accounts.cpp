@@ -57,6 +57,22 @@ std::string memberId(const std::string& collection, const std::string& path) {
   return id.find('/') == std::string::npos ? id : std::string{};
 }
 
+// DELETE of a recorded account: gone from the collection and 404 from then on. The account the
+// simulator's credentials belong to stays, as BMCs refuse to remove the account in use.
+HttpResponse deleteAccount(ModelState& s, const std::string& path) {
+  if (s.deletedAccounts.contains(path) || !s.profile->find(path)) {
+    return redfishError(s, 404, "ResourceMissingAtURI",
+                        "The resource at the URI " + path + " was not found.", {path});
+  }
+  if (path == s.loginAccount) {
+    return redfishError(s, 409, "ResourceInUse",
+                        "The change to the requested resource failed because the resource is in "
+                        "use or in transition.");
+  }
+  s.deletedAccounts.insert(path);
+  return noContent();
+}
+
 }  // namespace
 
 // The account that holds the login credentials: the recorded one with that user name, else the
@@ -160,6 +176,7 @@ std::optional<HttpResponse> deleteDynamic(ModelState& s, const std::string& path
     return noContent();
   }
   if (s.subscriptions.erase(path) > 0) return noContent();
+  if (!memberId(s.behaviour().accountsPath, path).empty()) return deleteAccount(s, path);
   return std::nullopt;
 }
 
@@ -205,6 +222,7 @@ HttpResponse createSubscription(ModelState& s, const HttpRequest& request) {
 
 HttpResponse resetManagerToDefaults(ModelState& s) {
   s.credentials = s.initialCredentials;
+  s.deletedAccounts.clear();  // factory defaults bring the recorded accounts back
   s.sessions.clear();
   s.subscriptions.clear();
   return noContent();

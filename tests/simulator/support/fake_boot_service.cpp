@@ -112,6 +112,11 @@ void FakeBootService::serveArtifact(const httplib::Request& req, httplib::Respon
   }
 }
 
+void FakeBootService::answerWipeTask(std::uint64_t seed) {
+  std::lock_guard lock(mutex_);
+  wipeSeed_ = seed;
+}
+
 void FakeBootService::agentCall(const std::string& name, const httplib::Request& req,
                                 httplib::Response& res) {
   std::lock_guard lock(mutex_);
@@ -122,6 +127,10 @@ void FakeBootService::agentCall(const std::string& name, const httplib::Request&
     task.id = kTaskId;
     task.kind = agent::TaskKind::kBurnIn;
     task.plan = agent::defaultBurnInPlan();
+    if (wipeSeed_) {
+      task.kind = agent::TaskKind::kWipe;
+      task.wipe.seed = *wipeSeed_;
+    }
     res.set_content(agent::toJson(task).dump(), "application/json");
     return;
   }

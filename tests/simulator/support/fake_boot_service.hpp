@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,6 +33,8 @@ class FakeBootService {
   void answerLocalDisk();
   // The kernel served no longer matches the digest in the script.
   void corruptKernel();
+  // The task is a wipe (agent/wipe.hpp) with this seed instead of the default burn-in.
+  void answerWipeTask(std::uint64_t seed);
 
   struct Record {
     std::vector<std::string> scriptMacs;  // the mac= of each script fetch, in order
@@ -58,6 +61,7 @@ class FakeBootService {
   std::string initrd_;
   mutable std::mutex mutex_;
   int waitScripts_ = 0;
+  std::optional<std::uint64_t> wipeSeed_;
   int waitSeconds_ = 1;
   bool localDisk_ = false;
   bool corrupt_ = false;

@@ -2,7 +2,10 @@
 // that admits nodes wave by wave under the campaign's caps and windows and applies its gates,
 // and one run per node ("node_firmware_update") that drains it, flashes each component with
 // its intent recorded first, verifies the version by re-reading FirmwareInventory, runs a quick
-// health check through the agent, and undrains it, rolling it back when it fails.
+// health check through the agent, and undrains it, rolling it back when it fails. Campaigns of
+// kind image start "node_image_update" runs instead: drain, network-boot the campaign's image
+// version with the quick check, undrain; a node that does not come up on it is booted back into
+// its previous image. A completed image campaign promotes its channel.
 #pragma once
 
 #include <functional>
@@ -17,6 +20,7 @@ namespace workflows {
 
 inline constexpr const char* kFirmwareCampaign = "firmware_campaign";
 inline constexpr const char* kNodeFirmwareUpdate = "node_firmware_update";
+inline constexpr const char* kNodeImageUpdate = "node_image_update";
 
 // Real-world durations, divided by the lifecycle's time scale like the lifecycle's own.
 struct RolloutTimings {
@@ -49,10 +53,12 @@ using StartRun = std::function<common::Result<StartResult>(const StartRequest&)>
 
 WorkflowDef nodeFirmwareUpdateWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                        RolloutSettings settings);
+WorkflowDef nodeImageUpdateWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
+                                    RolloutSettings settings);
 WorkflowDef firmwareCampaignWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                      RolloutSettings settings, StartRun start_run);
 
-// Registers both on `engine` (the controller starts node runs through the same engine).
+// Registers all three on `engine` (the controller starts node runs through the same engine).
 void registerRolloutWorkflows(Engine& engine, LifecycleDeps deps, LifecycleSettings lifecycle,
                               RolloutSettings settings);
 

@@ -145,21 +145,42 @@ common::Result<FirmwareMember> readFirmwareMember(redfish::Client& client,
   return memberOf(body, path);
 }
 
-common::Result<std::optional<RunningTask>> findRunningUpdate(redfish::Client& client,
-                                                             const std::string& target) {
+namespace {
+
+common::Result<std::vector<json>> listTaskService(redfish::Client& client) {
   PROV_ASSIGN(auto root, getJson(client, "/redfish/v1"));
   auto servicePath = redfish::odataLink(root, "Tasks");
-  if (!servicePath) return std::optional<RunningTask>();  // no TaskService: nothing to find
+  if (!servicePath) return std::vector<json>();  // no TaskService: nothing to find
   PROV_ASSIGN(auto service, getJson(client, *servicePath));
   auto tasksPath = redfish::odataLink(service, "Tasks");
-  if (!tasksPath) return std::optional<RunningTask>();
-  PROV_ASSIGN(auto tasks, collectionMembers(client, *tasksPath));
+  if (!tasksPath) return std::vector<json>();
+  return collectionMembers(client, *tasksPath);
+}
+
+}  // namespace
+
+common::Result<std::optional<RunningTask>> findRunningUpdate(redfish::Client& client,
+                                                             const std::string& target) {
+  PROV_ASSIGN(auto tasks, listTaskService(client));
   for (const auto& task : tasks) {
     const std::string state = redfish::stringAt(task, "TaskState").value_or("");
     if (!unfinished(state) || !updatesTarget(task, target)) continue;
     return std::optional<RunningTask>(RunningTask{redfish::odataId(task).value_or(""), state});
   }
   return std::optional<RunningTask>();
+}
+
+common::Result<std::vector<RunningTask>> tasksNaming(redfish::Client& client,
+                                                     const std::string& target) {
+  PROV_ASSIGN(auto tasks, listTaskService(client));
+  std::vector<RunningTask> out;
+  for (const auto& task : tasks) {
+    const auto targets = targetsOf(task);
+    if (std::find(targets.begin(), targets.end(), target) == targets.end()) continue;
+    out.push_back(
+        {redfish::odataId(task).value_or(""), redfish::stringAt(task, "TaskState").value_or("")});
+  }
+  return out;
 }
 
 }  // namespace workflows::lifecycle

@@ -39,4 +39,9 @@ struct RunningTask {
 common::Result<std::optional<RunningTask>> findRunningUpdate(redfish::Client& client,
                                                              const std::string& target);
 
+// Every task in the TaskService that names `target` exactly (its Payload or OEM targets), in any
+// state: what a drive erase's resume compares with the tasks it saw before asking.
+common::Result<std::vector<RunningTask>> tasksNaming(redfish::Client& client,
+                                                     const std::string& target);
+
 }  // namespace workflows::lifecycle

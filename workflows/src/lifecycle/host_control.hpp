@@ -26,6 +26,15 @@ redfish::BootOverride networkBootOverride(const Env& env);
 // firmware update, a re-inventory) reaches the BMC the same way. Empty when there is no run.
 nlohmann::json nodeBmcContext(const Env& env, inventory::Id node_id);
 
+// The one-time network boot set and the host reset into it (imaging, a decommission's wipe boot):
+// nullopt when both went through (`done` says which boot and reset), else the outcome for the
+// BMC's trouble.
+struct NetworkBoot {
+  std::string target;      // "Pxe", "UefiHttp"
+  std::string reset_type;  // "On", "ForceRestart", ...
+};
+std::optional<StepOutcome> bootIntoNetwork(const Env& env, StepContext& ctx, NetworkBoot& done);
+
 // GET of a Redfish resource as JSON; a non-2xx answer is the typed HTTP error.
 common::Result<nlohmann::json> getJson(redfish::Client& client, const std::string& target);
 

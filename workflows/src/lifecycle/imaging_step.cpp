@@ -55,25 +55,16 @@ StepOutcome imagingStep(const Env& env, StepContext& ctx) {
   if (!task) return StepOutcome::retry("inventory_error", task.error().message);
   if (node->state != "imaging") enterState(env, ctx, "imaging");
 
-  auto client = env.bmc(ctx);
-  if (!client) return bmcTrouble("connecting to the BMC", client.error());
-  auto quirks = quirksOf(**client, ctx);
-  if (!quirks) return bmcTrouble("reading the service root", quirks.error());
-  const std::string system = systemPathOf(ctx);
-  const auto boot = networkBootOverride(env);
-  if (auto set = redfish::setOneTimeBoot(**client, system, boot, *quirks); !set) {
-    return bmcTrouble("setting the one-time network boot", set.error());
-  }
-  auto reset = bootHost(**client, system, *quirks);
-  if (!reset) return bmcTrouble("resetting the host into the network boot", reset.error());
+  NetworkBoot boot;
+  if (auto trouble = bootIntoNetwork(env, ctx, boot)) return *trouble;
 
   const json previous = ctx.data().value("imaging", json::object());
   const int boots = static_cast<int>(redfish::intAt(previous, "boots").value_or(0)) + 1;
   ctx.data()["imaging"] = {
       {"task_id", task->id}, {"boots", boots}, {"booted_at", isoTime(ctx.now())}};
-  const std::string target(redfish::toString(boot.target));
+  const std::string& target = boot.target;
   ctx.event("network_boot",
-            "one-time " + target + " boot and " + reset->resetType + " (boot " +
+            "one-time " + target + " boot and " + boot.reset_type + " (boot " +
                 std::to_string(boots) + ") for task " + std::to_string(task->id),
             {{"task_id", task->id}, {"boots", boots}, {"target", target}});
   return StepOutcome::next("burn_in", "booting into the burn-in image");

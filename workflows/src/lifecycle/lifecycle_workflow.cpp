@@ -1,24 +1,13 @@
 // The node lifecycle as a workflow definition: the steps in order, each with its retry budget.
 #include <memory>
 
+#include "bind_step.hpp"
 #include "lifecycle_steps.hpp"
 
 namespace workflows {
 namespace {
 
 using lifecycle::Env;
-using StepFn = StepOutcome (*)(const Env&, StepContext&);
-
-StepDef step(const std::shared_ptr<const Env>& env, std::string name, StepFn fn, int max_attempts,
-             Duration backoff_base, Duration backoff_cap) {
-  StepDef def;
-  def.name = std::move(name);
-  def.run = [env, fn](StepContext& ctx) { return fn(*env, ctx); };
-  def.max_attempts = max_attempts;
-  def.backoff_base = backoff_base;
-  def.backoff_cap = backoff_cap;
-  return def;
-}
 
 }  // namespace
 
@@ -34,16 +23,16 @@ WorkflowDef nodeLifecycleWorkflow(LifecycleDeps deps, LifecycleSettings settings
   def.first_step = "match";
   def.failure_step = "quarantine";
   def.steps = {
-      step(env, "match", lifecycle::matchStep, 8, base, cap),
-      step(env, "admit", lifecycle::admitStep, 5, base, cap),
-      step(env, "claim", lifecycle::claimStep, 8, base, cap),
-      step(env, "inspect", lifecycle::inspectStep, 8, base, cap),
-      step(env, "configure", lifecycle::configureStep, 6, base, cap),
-      step(env, "firmware", lifecycle::firmwareStep, 4, base, cap),
-      step(env, "imaging", lifecycle::imagingStep, 6, base, cap),
-      step(env, "burn_in", lifecycle::burnInStep, 4, base, cap),
-      step(env, "handoff", lifecycle::handoffStep, 10, base, t.scaled(Duration(300000))),
-      step(env, "quarantine", lifecycle::quarantineStep, 5, base, cap),
+      bindStep(env, "match", lifecycle::matchStep, 8, base, cap),
+      bindStep(env, "admit", lifecycle::admitStep, 5, base, cap),
+      bindStep(env, "claim", lifecycle::claimStep, 8, base, cap),
+      bindStep(env, "inspect", lifecycle::inspectStep, 8, base, cap),
+      bindStep(env, "configure", lifecycle::configureStep, 6, base, cap),
+      bindStep(env, "firmware", lifecycle::firmwareStep, 4, base, cap),
+      bindStep(env, "imaging", lifecycle::imagingStep, 6, base, cap),
+      bindStep(env, "burn_in", lifecycle::burnInStep, 4, base, cap),
+      bindStep(env, "handoff", lifecycle::handoffStep, 10, base, t.scaled(Duration(300000))),
+      bindStep(env, "quarantine", lifecycle::quarantineStep, 5, base, cap),
   };
   return def;
 }

@@ -152,6 +152,7 @@ PackageRef refOf(const Env& env, const inventory::FirmwarePackage& p) {
   ref.apply = p.spec.apply;
   ref.rule = parsed(p.spec.match_json, json::object());
   ref.allow_downgrade = p.spec.allow_downgrade;
+  ref.min_from_version = p.spec.min_from_version;
   // What a BMC downloads: the boot route re-checks the digest before it serves the bytes.
   ref.image_uri = env.life.settings.public_url + "/boot/artifacts/" + p.spec.sha256;
   return ref;

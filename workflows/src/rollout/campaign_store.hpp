@@ -40,6 +40,7 @@ common::Result<void> campaignEvent(const Env& env, std::int64_t campaign_id,
 // A firmware package as the node run needs it: where the BMC fetches it and how it applies.
 struct PackageRef {
   std::string name, version, component, apply, image_uri;
+  std::string min_from_version;  // "": installs over any version
   nlohmann::json rule;
   bool allow_downgrade = false;
 };

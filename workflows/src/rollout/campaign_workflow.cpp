@@ -29,6 +29,7 @@ WorkflowDef firmwareCampaignWorkflow(LifecycleDeps deps, LifecycleSettings lifec
 void registerRolloutWorkflows(Engine& engine, LifecycleDeps deps, LifecycleSettings lifecycle,
                               RolloutSettings settings) {
   engine.registerWorkflow(nodeFirmwareUpdateWorkflow(deps, lifecycle, settings));
+  engine.registerWorkflow(nodeImageUpdateWorkflow(deps, lifecycle, settings));
   Engine* owner = &engine;  // the engine outlives the workflows it runs
   engine.registerWorkflow(firmwareCampaignWorkflow(
       std::move(deps), std::move(lifecycle), std::move(settings),

@@ -5,6 +5,7 @@
 
 #include "redfish/json.hpp"
 #include "workflows/firmware/component_rule.hpp"
+#include "workflows/firmware/version_compare.hpp"
 
 namespace workflows::rollout {
 namespace {
@@ -37,6 +38,7 @@ common::Result<std::vector<ComponentUpdate>> parseComponents(const json& list) {
     u.image_uri = redfish::stringAt(entry, "image_uri").value_or("");
     u.apply = redfish::stringAt(entry, "apply").value_or("immediate");
     u.force = redfish::boolAt(entry, "force").value_or(false);
+    u.min_from = redfish::stringAt(entry, "min_from").value_or("");
     if (const json* rb = redfish::member(entry, "rollback"); rb && rb->is_object()) {
       if (auto uri = redfish::stringAt(*rb, "image_uri"); uri && !uri->empty()) {
         u.rollback_image_uri = *uri;
@@ -60,6 +62,7 @@ json toJson(const ComponentUpdate& u) {
   json out = {{"component", u.component}, {"rule", u.rule},   {"from", u.from},
               {"to", u.to},               {"image_uri", u.image_uri}, {"apply", u.apply},
               {"force", u.force}};
+  if (!u.min_from.empty()) out["min_from"] = u.min_from;
   out["rollback"] = u.rollback_image_uri
                         ? json{{"version", u.from}, {"image_uri", *u.rollback_image_uri}}
                         : json(nullptr);
@@ -76,6 +79,7 @@ std::optional<std::vector<ComponentUpdate>> rollbackOf(
     u.to = it->from;
     u.image_uri = *it->rollback_image_uri;
     u.rollback_image_uri.reset();
+    u.min_from.clear();  // going back to what was installed before is always supported
     u.force = true;  // going back is a downgrade
     back.push_back(std::move(u));
   }
@@ -94,8 +98,12 @@ MemberCheck checkMembers(const ComponentUpdate& update,
     if (!coversMember(update.rule, m)) continue;
     check.covered.push_back(m.path);
     if (m.version != update.to) {
+      const std::string named = (m.id.empty() ? m.path : m.id) + "=" + m.version;
       check.pending.push_back(m.path);
-      check.versions.push_back((m.id.empty() ? m.path : m.id) + "=" + m.version);
+      check.versions.push_back(named);
+      if (!update.min_from.empty() && firmware::versionBelow(m.version, update.min_from)) {
+        check.below_min_from.push_back(named);
+      }
     }
   }
   return check;

@@ -23,6 +23,7 @@ struct ComponentUpdate {
   std::string image_uri;
   std::string apply = "immediate";  // immediate | on_reset | ac_power_cycle
   bool force = false;               // ForceUpdate (a downgrade)
+  std::string min_from;  // the lowest version the package installs over ("": any)
   std::optional<std::string> rollback_image_uri;  // the package of `from`, when one exists
 };
 
@@ -41,6 +42,9 @@ struct MemberCheck {
   std::vector<std::string> covered;    // @odata.ids of the members the rule covers
   std::vector<std::string> pending;    // of those, the ones not at the version yet
   std::vector<std::string> versions;   // "Id=version" of the pending ones, for messages
+  // "Id=version" of the pending ones below the package's min_from: the package must not be
+  // flashed over them (the vendor supports no direct update from there).
+  std::vector<std::string> below_min_from;
 };
 MemberCheck checkMembers(const ComponentUpdate& update,
                          const std::vector<lifecycle::FirmwareMember>& members);

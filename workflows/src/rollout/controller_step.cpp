@@ -10,6 +10,7 @@
 #include "../lifecycle/host_control.hpp"
 #include "controller_steps.hpp"
 #include "gate_samples.hpp"
+#include "image_controller.hpp"
 #include "inventory/workflow_runs.hpp"
 #include "redfish/json.hpp"
 
@@ -49,6 +50,7 @@ common::Result<std::vector<ComponentUpdate>> resolveComponents(const Env& env,
     u.image_uri = package->image_uri;
     u.apply = package->apply;
     u.force = package->allow_downgrade;
+    u.min_from = package->min_from_version;
     if (!u.from.empty()) {
       PROV_ASSIGN(auto previous, packageForVersion(env, u.component, model, u.from));
       if (previous && previous->allow_downgrade) u.rollback_image_uri = previous->image_uri;
@@ -60,6 +62,7 @@ common::Result<std::vector<ComponentUpdate>> resolveComponents(const Env& env,
 
 common::Result<StartResult> startNode(const Env& env, StepContext& ctx, const CampaignView& c,
                                       const CampaignNodeView& n, bool rollback) {
+  if (c.spec.kind == "image") return startImageNode(env, ctx, c, n, rollback);
   PROV_ASSIGN(auto record, loadCampaignNode(env, c.id, n.node_id));
   PROV_ASSIGN(auto components, resolveComponents(env, record, n.model));
   if (rollback) {
@@ -164,6 +167,12 @@ StepOutcome finish(const Env& env, StepContext& ctx, const CampaignView& c, cons
   if (!moved && moved.error().kind != common::ErrorKind::kConflict) {
     return StepOutcome::retry("inventory_error", moved.error().message);
   }
+  // Only a completion promotes an image campaign's channel (not an operator's cancel that won).
+  if (moved && to == "completed") {
+    if (auto promoted = promoteCompletedChannel(env, ctx, c); !promoted) {
+      return StepOutcome::retry("channel_promote_failed", promoted.error().message);
+    }
+  }
   return StepOutcome::succeed("campaign " + to + ": " + reason);
 }
 
@@ -178,6 +187,13 @@ StepOutcome controllerStep(const Env& env, StepContext& ctx) {
   const auto d = decide(*campaign, ctx.now(), poll, memoryOf(ctx.data()));
   switch (d.kind) {
     case Kind::kStop:
+      // A completion whose promotion failed is tried again here (the campaign is completed by
+      // this run's earlier try); a later run of a completed campaign promotes nothing.
+      if (campaign->state == "completed" && ctx.run().attempt > 0) {
+        if (auto promoted = promoteCompletedChannel(env, ctx, *campaign); !promoted) {
+          return StepOutcome::retry("channel_promote_failed", promoted.error().message);
+        }
+      }
       return StepOutcome::succeed(d.message);
     case Kind::kWait:
       return StepOutcome::waitUntil(d.until, d.reason);

@@ -24,9 +24,9 @@ common::Result<bool> tellScheduler(const Env& env, StepContext& ctx, bool drain,
   if (hook.url.empty()) return true;
   PROV_ASSIGN(auto node_id, lifecycle::nodeIdOf(ctx));
   PROV_ASSIGN(auto node, inventory::getNode(*env.life.deps.db, node_id));
-  PROV_ASSIGN(auto payload, drainPayload(hook.format, drain ? DrainAction::kDrain
-                                                            : DrainAction::kResume,
-                                         node, reason));
+  PROV_ASSIGN(
+      auto payload,
+      drainPayload(hook.format, drain ? DrainAction::kDrain : DrainAction::kResume, node, reason));
   PROV_ASSIGN(auto answer, lifecycle::postWebhook(hook.url, hook.token, payload));
   if (answer.status < 200 || answer.status >= 300) {
     return common::fail(common::unavailable(
@@ -36,13 +36,11 @@ common::Result<bool> tellScheduler(const Env& env, StepContext& ctx, bool drain,
   return schedulerSaysIdle(answer.body);
 }
 
-StepOutcome drainStep(const Env& env, StepContext& ctx) {
+StepOutcome drainUntilIdle(const Env& env, StepContext& ctx, const std::string& reason,
+                           const std::string& next_step) {
   nlohmann::json& drain = section(ctx, "drain");
-  if (!drain.contains("requested_at")) {
-    drain["requested_at"] = isoTime(ctx.now());
-    lifecycle::enterState(env.life, ctx, "firmware", campaignLabel(ctx) + ": updating firmware");
-  }
-  auto idle = tellScheduler(env, ctx, true, campaignLabel(ctx) + ": firmware update");
+  if (!drain.contains("requested_at")) drain["requested_at"] = isoTime(ctx.now());
+  auto idle = tellScheduler(env, ctx, true, reason);
   if (!idle && idle.error().kind == common::ErrorKind::kInvalidArgument) {
     return StepOutcome::fail("invalid_drain_hook", idle.error().message);
   }
@@ -50,15 +48,22 @@ StepOutcome drainStep(const Env& env, StepContext& ctx) {
       env.after(*timeAt(drain, "requested_at"), env.settings.timings.drain_timeout);
   if (idle && *idle) {
     drain["idle_at"] = isoTime(ctx.now());
-    return StepOutcome::next("flash", "the scheduler says the node is idle");
+    return StepOutcome::next(next_step, "the scheduler says the node is idle");
   }
   if (ctx.now() >= deadline) {
-    return StepOutcome::fail(
-        "drain_timeout", "the scheduler did not report the node idle in time" +
-                             (idle ? std::string() : ": " + idle.error().message));
+    return StepOutcome::fail("drain_timeout",
+                             "the scheduler did not report the node idle in time" +
+                                 (idle ? std::string() : ": " + idle.error().message));
   }
   return pollUntil(env, ctx, env.life.settings.timings.poll, deadline, "scheduler_idle",
                    idle ? "jobs still running on the node" : idle.error().message);
+}
+
+StepOutcome drainStep(const Env& env, StepContext& ctx) {
+  if (!section(ctx, "drain").contains("requested_at")) {
+    lifecycle::enterState(env.life, ctx, "firmware", campaignLabel(ctx) + ": updating firmware");
+  }
+  return drainUntilIdle(env, ctx, campaignLabel(ctx) + ": firmware update", "flash");
 }
 
 StepOutcome undrainStep(const Env& env, StepContext& ctx) {

@@ -22,6 +22,12 @@ std::string describe(const ComponentUpdate& c) {
   return c.component + " " + (c.from.empty() ? "?" : c.from) + " -> " + c.to;
 }
 
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : ", ") + part;
+  return out;
+}
+
 json evidence(const ComponentUpdate& c, const json& current) {
   return {{"component", c.component},
           {"from", c.from},
@@ -74,6 +80,14 @@ class ComponentFlash {
                                {{"component", c_.component}, {"rule", c_.rule}});
     }
     if (check.pending.empty()) return std::nullopt;  // already there: nothing to flash
+    if (!check.below_min_from.empty()) {
+      return StepOutcome::fail("below_min_from_version",
+                               describe(c_) + " installs only over " + c_.min_from +
+                                   " or later; installed: " + joined(check.below_min_from),
+                               {{"component", c_.component},
+                                {"min_from_version", c_.min_from},
+                                {"members", check.below_min_from}});
+    }
     cur_["targets"] = check.pending;
     cur_["intent_at"] = isoTime(ctx_.now());
     ctx_.event("firmware_update_intent", "updating " + describe(c_) + " on " +

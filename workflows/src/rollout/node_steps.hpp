@@ -23,6 +23,12 @@ StepOutcome rollbackFlashStep(const Env& env, StepContext& ctx);
 common::Result<void> reportNodeResult(const Env& env, StepContext& ctx, const std::string& state,
                                       const std::string& reason, const nlohmann::json& detail);
 
+// The drain itself, for every workflow that takes a node out of service (the firmware update, a
+// decommission): asks the scheduler (data "drain": {"requested_at", "idle_at"}) until it says the
+// node is idle -> next_step, or the drain times out.
+StepOutcome drainUntilIdle(const Env& env, StepContext& ctx, const std::string& reason,
+                           const std::string& next_step);
+
 // Tells the scheduler (when a drain hook is configured). Ok(true) when it says the node is idle.
 common::Result<bool> tellScheduler(const Env& env, StepContext& ctx, bool drain,
                                    const std::string& reason);

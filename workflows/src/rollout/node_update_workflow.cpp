@@ -1,24 +1,13 @@
 // The node's firmware update as a workflow definition: the steps in order with their budgets.
 #include <memory>
 
+#include "../lifecycle/bind_step.hpp"
 #include "node_steps.hpp"
 
 namespace workflows {
 namespace {
 
 using rollout::Env;
-using StepFn = StepOutcome (*)(const Env&, StepContext&);
-
-StepDef step(const std::shared_ptr<const Env>& env, std::string name, StepFn fn, int max_attempts,
-             Duration base, Duration cap) {
-  StepDef def;
-  def.name = std::move(name);
-  def.run = [env, fn](StepContext& ctx) { return fn(*env, ctx); };
-  def.max_attempts = max_attempts;
-  def.backoff_base = base;
-  def.backoff_cap = cap;
-  return def;
-}
 
 }  // namespace
 
@@ -34,12 +23,12 @@ WorkflowDef nodeFirmwareUpdateWorkflow(LifecycleDeps deps, LifecycleSettings lif
   def.first_step = "drain";
   def.failure_step = "recover";
   def.steps = {
-      step(env, "drain", rollout::drainStep, 6, base, cap),
-      step(env, "flash", rollout::flashStep, 6, base, cap),
-      step(env, "quick_check", rollout::quickCheckStep, 5, base, cap),
-      step(env, "undrain", rollout::undrainStep, 10, base, cap),
-      step(env, "recover", rollout::recoverStep, 5, base, cap),
-      step(env, "rollback_flash", rollout::rollbackFlashStep, 6, base, cap),
+      bindStep(env, "drain", rollout::drainStep, 6, base, cap),
+      bindStep(env, "flash", rollout::flashStep, 6, base, cap),
+      bindStep(env, "quick_check", rollout::quickCheckStep, 5, base, cap),
+      bindStep(env, "undrain", rollout::undrainStep, 10, base, cap),
+      bindStep(env, "recover", rollout::recoverStep, 5, base, cap),
+      bindStep(env, "rollback_flash", rollout::rollbackFlashStep, 6, base, cap),
   };
   return def;
 }

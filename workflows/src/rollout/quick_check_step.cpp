@@ -3,11 +3,14 @@
 // campaign's controller compares against not-yet-updated peers.
 //
 //   data "check": {"task_id", "booted_at"}
+//   data "boot_image" (an image update): {"name", "version"}, written into the task's spec
 #include <algorithm>
 
 #include "../lifecycle/host_control.hpp"
 #include "agent/protocol.hpp"
+#include "image_plan.hpp"
 #include "inventory/agent_tasks.hpp"
+#include "inventory/boot_image.hpp"
 #include "inventory/nodes.hpp"
 #include "node_steps.hpp"
 #include "redfish/boot.hpp"
@@ -41,6 +44,10 @@ common::Result<inventory::AgentTask> createCheck(const Env& env, const StepConte
   spec.node_id = node.id;
   spec.kind = "burn_in";
   spec.spec_json = quickPlan(profile, env.settings.timings.quick_check_seconds);
+  // An image update names the image this boot serves (the boot route reads it from the task).
+  if (auto image = imageAt(ctx.data(), "boot_image")) {
+    spec.spec_json = inventory::withBootImage(spec.spec_json, {image->name, image->version});
+  }
   // Its own batch: the verdict's peer comparison is among this node's GPUs only. Against the
   // nodes not yet updated is the campaign gate's comparison (gate.hpp), not a node failure: a
   // whole-node slowdown a firmware causes must pause the campaign, not quarantine canaries.

@@ -36,6 +36,7 @@ struct BootSettings {
   int boot_token_ttl_s = 3600;  // a rendered script's one-time token
   int session_token_ttl_s = 86400;  // the agent's token for the rest of its task
   int retry_seconds = 30;           // what an unknown or not-yet-ready node waits
+  std::string wipe_channel = "wipe";  // the channel a decommission's wipe task boots from
 };
 
 struct ApiContext {
@@ -54,6 +55,9 @@ struct ApiContext {
   // resume and rollback answer 503.
   std::function<common::Result<void>(inventory::Id campaign_id)> campaign_kick;
   std::shared_ptr<workflows::Clock> clock;  // campaign times (the engine's); null: system clock
+  // PEM of the sanitization certificates' signing key, served without a token at
+  // /api/v1/certificates/public-key; empty: that route answers 503.
+  std::string certificate_public_key_pem = {};
 };
 
 // Registers every route of the service (health, metrics, API v1) on `server`.

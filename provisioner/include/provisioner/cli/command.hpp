@@ -44,10 +44,13 @@ std::vector<Command> auditCommands();
 std::vector<Command> tokenCommands();
 std::vector<Command> imageCommands();
 std::vector<Command> burnInCommands();
-std::vector<Command> lifecycleCommands();  // nodes timeline|retry|quarantine|release|rerun, runs
-std::vector<Command> discoveryCommands();  // discovery lease|sweep|manifest|list
-std::vector<Command> campaignCommands();   // campaign create|plan|start|...|show|watch
-std::vector<Command> localCommands();  // version, help
+std::vector<Command> lifecycleCommands();     // nodes timeline|retry|quarantine|release|rerun, runs
+std::vector<Command> discoveryCommands();     // discovery lease|sweep|manifest|list
+std::vector<Command> campaignCommands();      // campaign create|plan|start|...|show|watch
+std::vector<Command> decommissionCommands();  // nodes decommission|decommissions, decommissions
+std::vector<Command> certificateCommands();   // certificates get|list|public-key
+std::vector<Command> dispositionCommands();   // asset disposition, po end-of-life
+std::vector<Command> localCommands();         // version, help
 
 // A usage error for the running command, e.g. a flag value that is not a number.
 common::Error commandUsageError(const CommandContext& context, std::string message);
