@@ -1,10 +1,12 @@
 // The inventory crawl over every recorded BMC dump: exact values from the files.
 #include <algorithm>
+#include <fstream>
 #include <catch2/catch.hpp>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "redfish/crawl.hpp"
+#include "redfish/drives.hpp"
 #include "redfish/support/mockup_client.hpp"
 
 using redfish::testing::ExpandMode;
@@ -114,6 +116,44 @@ TEST_CASE("crawl nvidia DGX H100 dump: two systems and 8 SXM GPUs", "[ops][crawl
   CHECK(inventory.gpus[7].serialNumber == "1652923001497");
   CHECK(inventory.firmware.size() == 66);
   CHECK(inventory.managers.size() == 3);
+}
+
+TEST_CASE("DGX H100 drives are found through the chassis, its StorageCollection being empty",
+          "[ops][drives]") {
+  MockupClient client(mockupDir("nvidia_viking"));
+  auto drives = redfish::listDrives(client, "/redfish/v1/Systems/DGX");
+  REQUIRE(drives.ok());
+  // Chassis/DGX links 15 drives (10 NVMe namespaces, 5 USB); Storage lists none.
+  REQUIRE(drives->size() == 15);
+  auto nvme = std::count_if(drives->begin(), drives->end(), [](const redfish::DriveInfo& d) {
+    return d.odataId.find("/NVMe_Device") != std::string::npos;
+  });
+  CHECK(nvme == 10);
+  CHECK(drives->front().odataId ==
+        "/redfish/v1/Systems/DGX/Storage/StorageUnit_0/Drives/NVMe_Device0_NSID1");
+  // The recorded drives offer no SecureErase: the workflow must see that, not an empty list.
+  CHECK(std::none_of(drives->begin(), drives->end(),
+                     [](const redfish::DriveInfo& d) { return d.secureEraseOffered; }));
+}
+
+TEST_CASE("a drive linked from both Storage and its chassis is listed once", "[ops][drives]") {
+  const std::string dir = mockupDir("dell");
+  const std::string chassis = "/redfish/v1/Chassis/System.Embedded.1";
+  const std::string bay0 =
+      "/redfish/v1/Systems/System.Embedded.1/Storage/CPU.1/Drives/Disk.Bay.0:Enclosure.Internal.0-1";
+  MockupClient recorded(dir);
+  auto plain = redfish::listDrives(recorded, "/redfish/v1/Systems/System.Embedded.1");
+  REQUIRE(plain.ok());
+  REQUIRE(plain->size() == 3);  // Storage CPU.1's three bays; the chassis links none
+
+  std::ifstream file(dir + chassis + "/index.json");
+  auto body = nlohmann::json::parse(file);
+  body["Links"]["Drives"] = nlohmann::json::array({{{"@odata.id", bay0}}});
+  MockupClient both(dir);
+  both.script(redfish::Method::kGet, chassis, redfish::testing::jsonResponse(200, body));
+  auto listed = redfish::listDrives(both, "/redfish/v1/Systems/System.Embedded.1");
+  REQUIRE(listed.ok());
+  CHECK(listed->size() == 3);
 }
 
 TEST_CASE("crawl with expand gives the same inventory in fewer requests", "[ops][crawl]") {

@@ -37,3 +37,26 @@ TEST_CASE("token commands need their arguments", "[unit][service]") {
   CHECK(*revoke->token_id == 7);
   CHECK_FALSE(parseServiceOptions({"token", "revoke", "seven"}).ok());
 }
+
+TEST_CASE("decommission and lease flags: values and their bounds", "[unit][service]") {
+  auto o = parseServiceOptions({"serve", "--wipe-channel", "wipe-2027", "--wipe-min-gpu-coverage",
+                                "0.99", "--workflow-lease-seconds", "6"});
+  REQUIRE(o.ok());
+  CHECK(o->wipe_channel == "wipe-2027");
+  CHECK(o->wipe_min_gpu_coverage == Approx(0.99));
+  CHECK(o->workflow_lease_s == 6);
+  auto defaults = parseServiceOptions({"serve"});
+  REQUIRE(defaults.ok());
+  CHECK(defaults->wipe_channel == "wipe");
+  CHECK(defaults->wipe_min_gpu_coverage == Approx(0.95));
+  CHECK(defaults->workflow_lease_s == 60);
+  for (const char* bad : {"0.2", "1.5", "most", ""}) {
+    auto refused = parseServiceOptions({"serve", "--wipe-min-gpu-coverage", bad});
+    INFO(bad);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "--wipe-min-gpu-coverage");
+  }
+  auto short_lease = parseServiceOptions({"serve", "--workflow-lease-seconds", "1"});
+  REQUIRE_FALSE(short_lease.ok());
+  CHECK(short_lease.error().field == "--workflow-lease-seconds");
+}

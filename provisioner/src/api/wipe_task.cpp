@@ -28,10 +28,10 @@ common::Result<agent::Task> wireTask(const inventory::AgentTask& task) {
 common::Result<FinishedTask> finishWipeTask(const ApiContext& ctx, const inventory::AgentTask& task,
                                             const agent::TaskResult& result,
                                             const std::string& raw_body) {
-  // The service's coverage threshold (DecommissionSettings' default; the workflow judges nothing
-  // again, it reads the verdict stored here).
+  // The service's coverage threshold (--wipe-min-gpu-coverage); the workflow judges nothing
+  // again, it reads the verdict stored here.
   workflows::decommission::WipeCriteria criteria;
-  criteria.min_gpu_coverage = workflows::DecommissionSettings{}.min_gpu_coverage;
+  criteria.min_gpu_coverage = ctx.boot.wipe_min_gpu_coverage;
   const auto now = ctx.clock ? ctx.clock->now() : std::chrono::system_clock::now();
   PROV_ASSIGN(auto outcome, workflows::decommission::recordWipeResult(*ctx.db, task, result,
                                                                       raw_body, criteria, now));

@@ -200,6 +200,8 @@ api::BootSettings bootSettings(const ServiceOptions& o, const std::string& host,
   boot.mirror_url = o.artifact_mirror_url;
   while (!boot.mirror_url.empty() && boot.mirror_url.back() == '/') boot.mirror_url.pop_back();
   boot.boot_token_ttl_s = o.boot_token_ttl_s;
+  boot.wipe_channel = o.wipe_channel;
+  boot.wipe_min_gpu_coverage = o.wipe_min_gpu_coverage;
   if (o.public_url.empty() && (host == "0.0.0.0" || host == "::" || host == "[::]")) {
     spdlog::warn(
         "listening on {} without --public-url: boot scripts will tell nodes to reach {}, "

@@ -114,6 +114,19 @@ std::map<std::string, Setter> flagSetters() {
          o.lifecycle_time_scale = scale;
          return common::success();
        })},
+      {"--wipe-channel", text(&ServiceOptions::wipe_channel)},
+      {"--wipe-min-gpu-coverage",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         char* end = nullptr;
+         const double share = std::strtod(v.c_str(), &end);
+         if (end == v.c_str() || *end != '\0' || !(share >= 0.5 && share <= 1.0)) {
+           return common::fail(invalidArgument(
+               "invalid_flag", "--wipe-min-gpu-coverage must be a number from 0.5 to 1",
+               "--wipe-min-gpu-coverage"));
+         }
+         o.wipe_min_gpu_coverage = share;
+         return common::success();
+       })},
       {"--max-active-per-rack", cap(&ServiceOptions::max_active_per_rack, "--max-active-per-rack")},
       {"--max-active-per-site", cap(&ServiceOptions::max_active_per_site, "--max-active-per-site")},
       {"--factory-credentials-file", text(&ServiceOptions::factory_credentials_file)},
@@ -131,6 +144,12 @@ std::map<std::string, Setter> flagSetters() {
       {"--drain-format", oneOf(&ServiceOptions::drain_format, "--drain-format",
                                {"generic", "slurm", "kubernetes"})},
       {"--drain-token-file", text(&ServiceOptions::drain_token_file)},
+      {"--workflow-lease-seconds",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--workflow-lease-seconds", v, 3, 3600));
+         o.workflow_lease_s = static_cast<int>(n);
+         return common::success();
+       })},
       {"--quick-check-seconds",
        Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
          PROV_ASSIGN(auto n, parseNumber("--quick-check-seconds", v, 1, 3600));

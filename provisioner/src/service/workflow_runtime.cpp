@@ -77,6 +77,8 @@ common::Result<workflows::RolloutSettings> rolloutSettings(const ServiceOptions&
 // The certificate key lives beside the service's other state (created on first start).
 common::Result<workflows::DecommissionSettings> decommissionSettings(const ServiceOptions& o) {
   workflows::DecommissionSettings s;
+  s.wipe_channel = o.wipe_channel;
+  s.min_gpu_coverage = o.wipe_min_gpu_coverage;
   PROV_ASSIGN(auto key, workflows::decommission::loadOrCreateSigningKey(o.state_dir));
   s.signing_key = std::make_shared<const images::KeyPair>(std::move(key));
   return s;
@@ -121,6 +123,7 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   workflows::EngineOptions engine_options;
   engine_options.owner = o.replica_name;
   engine_options.workers = o.workflow_workers;
+  engine_options.lease = std::chrono::seconds(o.workflow_lease_s);  // heartbeat: a third of it
   auto clock = workflows::systemClock();
   rt->engine = std::make_shared<workflows::Engine>(db, clock, engine_options);
   const workflows::LifecycleDeps deps{db, std::move(secrets), rt->transport, clock};

@@ -21,7 +21,8 @@ struct DriveInfo {
   std::vector<std::string> sanitizationTypes;
 };
 
-// Every drive of every Storage of the system; a system without Storage has no drives.
+// Every drive of the system, each once: those of its Storage and those its chassis link
+// (Links.Drives or a Drives collection); a system with neither has no drives.
 common::Result<std::vector<DriveInfo>> listDrives(Client& client, const std::string& systemPath,
                                                   const Quirks& quirks = {});
 

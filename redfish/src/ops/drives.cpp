@@ -33,26 +33,67 @@ std::vector<std::string> driveLinks(const Json& storage) {
   return links;
 }
 
+void appendNew(std::vector<std::string>& into, const std::vector<std::string>& links) {
+  for (const auto& link : links) {
+    if (std::find(into.begin(), into.end(), link) == into.end()) into.push_back(link);
+  }
+}
+
+common::Result<void> addStorageDrives(Client& client, const Json& system,
+                                      std::vector<std::string>& links) {
+  auto storagePath = odataLink(system, "Storage");
+  if (!storagePath) return {};
+  PROV_ASSIGN(auto collection, ops::getResource(client, *storagePath));
+  for (const auto& storageLink : memberLinks(collection.body)) {
+    PROV_ASSIGN(auto storage, ops::getResource(client, storageLink));
+    appendNew(links, driveLinks(storage.body));
+  }
+  return {};
+}
+
+// A chassis links its drives in Links.Drives, or (Chassis v1.14+) through a Drives collection.
+common::Result<void> addChassisDrives(Client& client, const Json& system,
+                                      std::vector<std::string>& links) {
+  const Json* systemLinks = member(system, "Links");
+  if (!systemLinks) return {};
+  for (const auto& chassisPath : memberLinks(*systemLinks, "Chassis")) {
+    PROV_ASSIGN(auto chassis, ops::getResource(client, chassisPath));
+    if (const Json* chassisLinks = member(chassis.body, "Links")) {
+      appendNew(links, memberLinks(*chassisLinks, "Drives"));
+    }
+    if (auto collectionPath = odataLink(chassis.body, "Drives")) {
+      PROV_ASSIGN(auto collection, ops::getResource(client, *collectionPath));
+      appendNew(links, memberLinks(collection.body));
+    }
+  }
+  return {};
+}
+
+// Every drive link of a system, each once: those of its Storage, then those its chassis link
+// and Storage does not list (a DGX H100's AMI BMC leaves its StorageCollection without members
+// and links the NVMe drives only from Chassis/DGX).
+common::Result<std::vector<std::string>> systemDriveLinks(Client& client, const Json& system) {
+  std::vector<std::string> links;
+  PROV_TRY(addStorageDrives(client, system, links));
+  PROV_TRY(addChassisDrives(client, system, links));
+  return links;
+}
+
 }  // namespace
 
 common::Result<std::vector<DriveInfo>> listDrives(Client& client, const std::string& systemPath,
                                                   const Quirks& /*quirks*/) {
   PROV_ASSIGN(auto system, ops::getResource(client, systemPath));
+  PROV_ASSIGN(auto links, systemDriveLinks(client, system.body));
   std::vector<DriveInfo> drives;
-  auto storagePath = odataLink(system.body, "Storage");
-  if (!storagePath) return drives;
-  PROV_ASSIGN(auto collection, ops::getResource(client, *storagePath));
-  for (const auto& storageLink : memberLinks(collection.body)) {
-    PROV_ASSIGN(auto storage, ops::getResource(client, storageLink));
-    for (const auto& link : driveLinks(storage.body)) {
-      PROV_ASSIGN(auto drive, ops::getResource(client, link));
-      DriveInfo info = driveFrom(drive.body, link);
-      if (const Json* action = at(drive.body, {"Actions", "#Drive.SecureErase"})) {
-        PROV_ASSIGN(auto allowed, ops::allowableValues(client, *action, "SanitizationType"));
-        if (allowed) info.sanitizationTypes = *allowed;
-      }
-      drives.push_back(std::move(info));
+  for (const auto& link : links) {
+    PROV_ASSIGN(auto drive, ops::getResource(client, link));
+    DriveInfo info = driveFrom(drive.body, link);
+    if (const Json* action = at(drive.body, {"Actions", "#Drive.SecureErase"})) {
+      PROV_ASSIGN(auto allowed, ops::allowableValues(client, *action, "SanitizationType"));
+      if (allowed) info.sanitizationTypes = *allowed;
     }
+    drives.push_back(std::move(info));
   }
   return drives;
 }

@@ -49,7 +49,7 @@ StepOutcome imageDrainStep(const Env& env, StepContext& ctx) {
   if (!drain.contains("requested_at")) {  // drainStep then keeps this label
     drain["requested_at"] = lifecycle::isoTime(ctx.now());
     lifecycle::enterState(
-        env.life, ctx, "firmware",
+        env.life, ctx, "imaging",
         "campaign " + std::to_string(ctx.data().value("campaign_id", 0)) + ": updating the image");
   }
   StepOutcome outcome = drainStep(env, ctx);

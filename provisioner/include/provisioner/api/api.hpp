@@ -37,6 +37,7 @@ struct BootSettings {
   int session_token_ttl_s = 86400;  // the agent's token for the rest of its task
   int retry_seconds = 30;           // what an unknown or not-yet-ready node waits
   std::string wipe_channel = "wipe";  // the channel a decommission's wipe task boots from
+  double wipe_min_gpu_coverage = 0.95;  // judged when the wipe task's result arrives
 };
 
 struct ApiContext {

@@ -30,6 +30,7 @@ struct ServiceOptions {
   bool workflows = true;              // --no-workflows: API only, no engine
   std::size_t workflow_workers = 32;  // steps in flight in this replica
   std::string replica_name;           // lease owner; default host:pid:random
+  int workflow_lease_s = 60;          // a claimed run is this replica's this long (renewed)
   double lifecycle_time_scale = 1.0;  // divides every lifecycle wait (simulated fleets)
   int max_active_per_rack = 0;        // 0: no cap
   int max_active_per_site = 0;
@@ -46,6 +47,10 @@ struct ServiceOptions {
   std::string drain_token_file;
   // Firmware re-inventory of in-service nodes (docs/firmware.md): every node read again when its
   // last read is this old (0: off), at most this many nodes a minute fleet-wide.
+  // Decommissioning (docs/decommission.md): the catalog channel a wipe boots, and the share of a
+  // GPU's memory its wipe must cover to pass.
+  std::string wipe_channel = "wipe";
+  double wipe_min_gpu_coverage = 0.95;
   int quick_check_seconds = 60;  // each burn-in test of a campaign's quick check
   int firmware_reinventory_hours = 6;
   int firmware_reinventory_per_minute = 120;
