@@ -10,9 +10,10 @@
 #    ends `decommission_failed` naming that GPU's serial, and nothing is signed. The asset team
 #    then records the GPU's RMA, and the asset lookup shows it.
 # 3. With --kill-replica, a second replica runs on the same database and state folder; the RMA
-#    node goes first, then the refresh node, and while its BMC erases a drive the replica holding
-#    its decommission is killed with SIGKILL. The other replica resumes it (after the lease, 6 s):
-#    each drive is erased exactly once (the BMC's own task list says so), one certificate.
+#    node goes first, then the refresh node, and while its platform is being reset (after the
+#    wipe report) the replica holding its decommission is killed with SIGKILL. The other replica
+#    resumes it (after the lease, 6 s): the host is not booted again (no second wipe), one wipe
+#    report, one certificate.
 # Exit 1 unless the outcomes are exactly these.
 
 # decommission_wait ID: until the decommission settles (bounded); prints its final state.
@@ -44,18 +45,22 @@ decommission_second_replica() {
   echo "replica-2 on $REPLICA2_URL: the same database and state folder, runs leased for 6 s"
 }
 
-# decommission_kill_mid_erase DECOMMISSION_ID BMC_ID: once the BMC runs a drive erase, SIGKILLs
-# the replica that holds (or last held) the decommission's run; the API moves to the other.
-decommission_kill_mid_erase() {
-  local deadline=$(($(date +%s) + 300)) owner victim
-  until sim_api GET "/bmcs/$2" | jq -e '[.snapshot.tasks[] | select(.kind == "secureErase")] | length > 0' >/dev/null; do
-    [ "$(date +%s)" -lt "$deadline" ] || { echo "no drive erase started on $2" >&2; return 1; }
-    sleep 0.2
+# decommission_kill_mid_reset DECOMMISSION_ID BMC_ID: once the wipe report is in and the run is
+# resetting the platform (BIOS to defaults, the service's BMC account removed; the BMC answers
+# slowly, so this takes about a second), SIGKILLs the replica holding the run; the API moves to the
+# other. A DGX H100's BMC offers no Drive.SecureErase, so its drives are erased in band by the
+# agent; this is the first step after the wipe that acts on the node. Sets BOOTS_AT_KILL.
+decommission_kill_mid_reset() {
+  local deadline=$(($(date +%s) + 300)) run owner victim
+  until run=$(decommission_run "$1") && [ "$(jq -r .step <<<"$run")" = platform_reset ] &&
+    [ -n "$(jq -r '.leased_by // empty' <<<"$run")" ]; do
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "decommission $1 never reset $2's platform" >&2; return 1; }
+    case "$(jq -r .state <<<"$run")" in
+      succeeded | failed | cancelled) echo "decommission $1 ended before the kill: $run" >&2; return 1 ;;
+    esac
+    sleep 0.05
   done
-  owner=$(rack_api GET "/workflows/runs?kind=node_decommission&limit=200" |
-    jq -r --arg s "decommission:$1" '.items[] | select(.subject == $s) | .leased_by')
-  [ "$(rack_api GET "/decommissions/$1" | jq -r .state)" != succeeded ] ||
-    { echo "decommission $1 finished before the kill" >&2; return 1; }
+  owner=$(jq -r .leased_by <<<"$run")
   if [ "$owner" = replica-2 ]; then
     victim=$svc2 svc2=
   else
@@ -64,13 +69,14 @@ decommission_kill_mid_erase() {
   fi
   kill -KILL "$victim"
   wait "$victim" 2>/dev/null || true
-  echo "$2 is erasing a drive: SIGKILL to ${owner:-replica-1} (pid $victim), which held decommission $1's run; the API is now $PROVISIONER_URL"
+  echo "$2's platform is being reset: SIGKILL to $owner (pid $victim), which held decommission $1's run; the API is now $PROVISIONER_URL"
+  BOOTS_AT_KILL=$(sim_api GET "/bmcs/$2" | jq -r .snapshot.host.boots)
 }
 
-# decommission_erased_once BMC_ID: every drive the BMC erased, erased exactly once; prints how many.
-decommission_erased_once() {
-  sim_api GET "/bmcs/$1" | jq -e -r '[.snapshot.tasks[] | select(.kind == "secureErase") | .targets[0]]
-    | group_by(.) | if length > 0 and (map(length) | max) == 1 then length else error("erased twice") end'
+# decommission_run DECOMMISSION_ID: the decommission's workflow run (step, state, leased_by).
+decommission_run() {
+  rack_api GET "/workflows/runs?kind=node_decommission&limit=200" |
+    jq -e -c --arg s "decommission:$1" '.items[] | select(.subject == $s)'
 }
 
 decommission_scenario() {
@@ -100,13 +106,16 @@ decommission_scenario() {
     [ -n "$d_fail" ] || { echo "the decommission of node $fail_node was not started" >&2; return 1; }
     s_fail=$(decommission_wait "$d_fail") || fail=1
   fi
+  # The BMC answers each request after about 60 ms (7 simulated seconds at time scale 120, inside
+  # the DGX's 30 s session time-out), so its platform reset (some 20 requests) lasts a second.
+  [ -z "${KILL_REPLICA:-}" ] || sim_api PUT "/bmcs/$pass_bmc/faults" '{"latency_ms": 60}' >/dev/null
   d_pass=$(ctl --json nodes decommission "$pass_node" --reason refresh | jq -r '.id // empty') || true
   [ -n "${KILL_REPLICA:-}" ] ||
     d_fail=$(ctl --json nodes decommission "$fail_node" --reason rma | jq -r '.id // empty') || true
   [ -n "$d_pass" ] && [ -n "$d_fail" ] || { echo "the decommissions were not started" >&2; return 1; }
   echo "decommission $d_pass (node $pass_node), decommission $d_fail (node $fail_node)"
   if [ -n "${KILL_REPLICA:-}" ]; then
-    decommission_kill_mid_erase "$d_pass" "$pass_bmc" || return 1
+    decommission_kill_mid_reset "$d_pass" "$pass_bmc" || return 1
   fi
   s_pass=$(decommission_wait "$d_pass") || fail=1
   [ -n "${KILL_REPLICA:-}" ] || s_fail=$(decommission_wait "$d_fail") || fail=1
@@ -151,12 +160,15 @@ decommission_scenario() {
   [ "$certs" = 0 ] || { echo "node $fail_node has $certs certificate(s): none expected" >&2; fail=1; }
   [ "$disposition" = rma ] || { echo "GPU $stuck_serial shows disposition '$disposition', expected rma" >&2; fail=1; }
   if [ -n "${KILL_REPLICA:-}" ]; then
-    local erased certs_pass
-    erased=$(decommission_erased_once "$pass_bmc") ||
-      { echo "$pass_bmc erased a drive more than once (or none): $(sim_api GET "/bmcs/$pass_bmc" | jq -c '[.snapshot.tasks[] | select(.kind == "secureErase") | .targets[0]]')" >&2; fail=1; }
+    local boots_now wipe_reports certs_pass
+    boots_now=$(sim_api GET "/bmcs/$pass_bmc" | jq -r .snapshot.host.boots)
+    wipe_reports=$(rack_api GET "/decommissions/$d_pass" | jq '[.evidence[]? | select(.name | startswith("agent_wipe_report"))] | length')
+    [ "$boots_now" = "$BOOTS_AT_KILL" ] ||
+      { echo "$pass_bmc booted $BOOTS_AT_KILL times before the kill and $boots_now after: wiped again" >&2; fail=1; }
+    [ "$wipe_reports" = 1 ] || { echo "decommission $d_pass holds $wipe_reports wipe reports: one expected" >&2; fail=1; }
     certs_pass=$(rack_api GET "/nodes/$pass_node/certificates" | jq '.items | length')
     [ "$certs_pass" = 1 ] || { echo "node $pass_node has $certs_pass certificates: one expected" >&2; fail=1; }
-    [ "$fail" -eq 0 ] && echo "After the SIGKILL: $erased drive(s) erased exactly once each by $pass_bmc, one certificate."
+    [ "$fail" -eq 0 ] && echo "After the SIGKILL: the other replica finished the reset and signed once; $pass_bmc not booted again (no second wipe), one wipe report, one certificate."
   fi
   [ "$fail" -eq 0 ] && echo && echo "Scenario as expected: node $pass_node retired with a verified certificate; node $fail_node decommission_failed naming GPU $stuck_serial, no certificate; its RMA recorded."
   return "$fail"

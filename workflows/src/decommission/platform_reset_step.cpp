@@ -4,10 +4,12 @@
 // is recorded in data "platform" once done (a resume does not repeat it); an action the BMC does
 // not offer is recorded as such, never a failure.
 #include <functional>
+#include <memory>
 
 #include "../lifecycle/host_control.hpp"
 #include "decommission_env.hpp"
 #include "redfish/bios.hpp"
+#include "redfish/errors.hpp"
 #include "redfish/json.hpp"
 #include "redfish/maintenance.hpp"
 #include "redfish/platform_reset.hpp"
@@ -45,49 +47,90 @@ struct Action {
   std::function<common::Result<void>()> run;
 };
 
-}  // namespace
+// The account removal was asked (its intent recorded) before the run last stopped, and the BMC
+// now refuses the service's login: the removal took effect before that replica stopped.
+bool accountGoneOnResume(const json& platform, const common::Error& e) {
+  return platform.contains("account_intent") && !platform.contains("account") &&
+         e.code == redfish::codes::kAuthFailed;
+}
 
-StepOutcome platformResetStep(const Env& env, StepContext& ctx) {
-  auto node_id = lifecycle::nodeIdOf(ctx);
-  if (!node_id) return StepOutcome::fail("no_node", node_id.error().message);
-  auto client = env.life().bmc(ctx);
-  if (!client) return lifecycle::bmcTrouble("connecting to the BMC", client.error());
-  redfish::Client& bmc = **client;
+void record(StepContext& ctx, json& platform, const Action& action, const std::string& text) {
+  platform[action.key] = text;
+  ctx.event("platform_reset", std::string(action.what) + ": " + text,
+            {{"action", action.key}, {"result", text}});
+}
+
+std::vector<Action> platformActions(const Env& env, const StepContext& ctx,
+                                    std::shared_ptr<redfish::Client> bmc) {
   const std::string system = lifecycle::systemPathOf(ctx);
   const std::string account = env.life().settings.bmc_username;
   const bool reset_manager = env.settings.reset_manager;
   // The account goes last but one: the service may be logged in with it. A manager reset to
   // defaults removes it anyway.
-  std::vector<Action> actions = {
-      {"bios", "BIOS defaults", "", [&] { return redfish::resetBiosToDefaults(bmc, system); }},
+  return {
+      {"bios", "BIOS defaults", "", [=] { return redfish::resetBiosToDefaults(*bmc, system); }},
       {"system_decommission", "ComputerSystem.Decommission", "",
-       [&] { return redfish::decommissionSystem(bmc, system, {"All"}); }},
+       [=] { return redfish::decommissionSystem(*bmc, system, {"All"}); }},
       {"account", "the service's BMC account removed",
        reset_manager ? "left to Manager.ResetToDefaults" : "",
-       [&]() -> common::Result<void> {
-         auto deleted = redfish::deleteAccount(bmc, account);
+       [=]() -> common::Result<void> {
+         auto deleted = redfish::deleteAccount(*bmc, account);
          if (!deleted && deleted.error().code == "bmc_account_not_found") return common::success();
          return deleted;
        }},
       {"manager_reset", "Manager.ResetToDefaults", reset_manager ? "" : "not asked",
-       [&]() -> common::Result<void> {
-         PROV_ASSIGN(auto manager, managerPathOf(bmc, system));
-         return redfish::resetManagerToDefaults(bmc, manager);
+       [=]() -> common::Result<void> {
+         PROV_ASSIGN(auto manager, managerPathOf(*bmc, system));
+         return redfish::resetManagerToDefaults(*bmc, manager);
        }},
   };
-  json& platform = rollout::section(ctx, "platform");
-  for (const auto& action : actions) {
+}
+
+constexpr const char* kGoneOnResume =
+    "done: the BMC refuses the account since its removal was asked (resumed after a stop)";
+
+// Runs the actions not yet recorded. The account's removal is an intent written to the run
+// first (with what is done so far): once it is gone the service cannot log in again.
+std::optional<StepOutcome> runActions(const Env& env, StepContext& ctx, json& platform) {
+  auto client = env.life().bmc(ctx);
+  for (const auto& action : platformActions(env, ctx, client ? *client : nullptr)) {
     if (platform.contains(action.key)) continue;
-    std::optional<std::string> text = action.skip;
-    if (action.skip.empty()) {
-      auto result = action.run();
-      text = recorded(result);
-      if (!text) return lifecycle::bmcTrouble(action.what, result.error());
+    if (!action.skip.empty()) {
+      record(ctx, platform, action, action.skip);
+      continue;
     }
-    platform[action.key] = *text;
-    ctx.event("platform_reset", std::string(action.what) + ": " + *text,
-              {{"action", action.key}, {"result", *text}});
+    const bool is_account = std::string(action.key) == "account";
+    if (!client && is_account && accountGoneOnResume(platform, client.error())) {
+      record(ctx, platform, action, kGoneOnResume);
+      continue;
+    }
+    if (!client) return lifecycle::bmcTrouble("connecting to the BMC", client.error());
+    if (is_account) {
+      platform["account_intent"] = lifecycle::isoTime(ctx.now());
+      if (!ctx.recordIntent()) {
+        return StepOutcome::retry("lease_lost",
+                                  "the run's lease moved on; not removing the account");
+      }
+    }
+    auto result = action.run();
+    if (!result && is_account && accountGoneOnResume(platform, result.error())) {
+      record(ctx, platform, action, kGoneOnResume);
+      continue;
+    }
+    auto text = recorded(result);
+    if (!text) return lifecycle::bmcTrouble(action.what, result.error());
+    record(ctx, platform, action, *text);
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+StepOutcome platformResetStep(const Env& env, StepContext& ctx) {
+  auto node_id = lifecycle::nodeIdOf(ctx);
+  if (!node_id) return StepOutcome::fail("no_node", node_id.error().message);
+  json& platform = rollout::section(ctx, "platform");
+  if (auto stopped = runActions(env, ctx, platform)) return *stopped;
   if (!platform.contains("secrets")) {
     auto retired = inventory::retireNodeSecrets(env.db(), *node_id);
     if (!retired) return StepOutcome::retry("inventory_error", retired.error().message);
