@@ -282,12 +282,30 @@ TEST_CASE("peer comparison: an outlier three days running is flagged, others are
     CHECK(drafts[0].serial == "GPU-7");
     CHECK(drafts[0].reason.find("below peer median") != std::string::npos);
   }
-  SECTION("a faster clock is not flagged, power either way is") {
+  SECTION("a faster clock or a lower power is not flagged, a higher power is") {
     auto g = rack(4, [](int, PeerReading& r) {
       if (r.serial == "GPU-7") r.sm_clock_mhz = *r.sm_clock_mhz * 1.08;
-      if (r.serial == "GPU-9") r.power_w = *r.power_w * 0.8;
+      if (r.serial == "GPU-8") r.power_w = *r.power_w * 0.8;
+      if (r.serial == "GPU-9") r.power_w = *r.power_w * 1.2;
     });
-    CHECK(rulesOf(evaluatePeerGroup(defaultPolicy(), g)) == std::vector<std::string>{"peer.power"});
+    const auto drafts = evaluatePeerGroup(defaultPolicy(), g);
+    REQUIRE(rulesOf(drafts) == std::vector<std::string>{"peer.power"});
+    CHECK(drafts[0].serial == "GPU-9");
+  }
+  SECTION("an idle node is compared with nobody (similar load)") {
+    auto g = rack(4, [](int, PeerReading& r) {
+      const int i = std::stoi(r.serial.substr(4));
+      if (i < 4) {  // idle: cool, idle clocks, low power
+        r.temperature_c = 35.0;
+        r.sm_clock_mhz = 345.0;
+        r.power_w = 90.0;
+      }
+    });
+    CHECK(evaluatePeerGroup(defaultPolicy(), g).empty());
+    // Without the load filter the idle GPUs would be flagged for their clocks.
+    Policy no_filter = defaultPolicy();
+    for (auto& r : no_filter) r.min_load_fraction = 0;
+    CHECK_FALSE(evaluatePeerGroup(no_filter, g).empty());
   }
   SECTION("too few peers, too few samples, or a gap in the days") {
     auto small = rack(4, [](int, PeerReading& r) {
@@ -307,5 +325,89 @@ TEST_CASE("peer comparison: an outlier three days running is flagged, others are
     });
     gap.days.erase(gap.days.begin() + 2);
     CHECK(evaluatePeerGroup(defaultPolicy(), gap).empty());
+  }
+}
+
+TEST_CASE(
+    "recurring hardware XIDs: two days within a week; application and drain XIDs do not count",
+    "[unit][health]") {
+  auto e = evidenceAt(utc("2026-11-30T00:10:00Z"));
+  e.xid_bursts = {burst(74, utc("2026-11-25T10:00:00Z")), burst(119, utc("2026-11-28T10:00:00Z"))};
+  const auto drafts = evaluateGpu(defaultPolicy(), e);
+  const FlagDraft* d = find(drafts, "xid.recurring");
+  REQUIRE(d);
+  CHECK(d->action == FlagAction::kRerunBurnIn);
+  CHECK(d->raised_at == utc("2026-11-29T00:00:00Z"));
+  CHECK(d->reason.find("hardware XIDs 74/119 on 2 days") != std::string::npos);
+
+  auto apart = evidenceAt(utc("2026-11-30T00:10:00Z"));
+  apart.xid_bursts = {burst(74, utc("2026-11-15T10:00:00Z")),
+                      burst(119, utc("2026-11-28T10:00:00Z"))};
+  CHECK(find(evaluateGpu(defaultPolicy(), apart), "xid.recurring") == nullptr);
+  auto apps = evidenceAt(utc("2026-11-30T00:10:00Z"));
+  apps.xid_bursts = {burst(13, utc("2026-11-27T10:00:00Z")), burst(43, utc("2026-11-28T10:00:00Z")),
+                     burst(79, utc("2026-11-26T10:00:00Z"))};
+  CHECK(find(evaluateGpu(defaultPolicy(), apps), "xid.recurring") == nullptr);
+}
+
+TEST_CASE("Theil-Sen slope: the median pairwise slope, robust to an outlier", "[unit][health]") {
+  CHECK(theilSenSlope({{0, 0}, {1, 2}, {2, 4}, {3, 6}, {4, 100}}, 0.5) == Approx(2));
+  CHECK(theilSenSlope({{1, 0}, {1, 5}}, 0.5) == 0);
+}
+
+TEST_CASE("drift against peers: a GPU getting hotter or slower is flagged, one always hot is not",
+          "[unit][health]") {
+  SECTION("always 6 C hotter than its peers: no drift") {
+    auto g = rack(20, [](int, PeerReading& r) {
+      if (r.serial == "GPU-3") r.temperature_c = *r.temperature_c + 6;
+    });
+    const auto drafts = evaluatePeerGroup(defaultPolicy(), g);
+    CHECK(find(drafts, "trend.temperature_drift") == nullptr);
+  }
+  SECTION("4 C hotter than its usual for the last 3 days") {
+    auto g = rack(20, [](int d, PeerReading& r) {
+      if (r.serial == "GPU-3" && d >= 17) r.temperature_c = *r.temperature_c + 4;
+    });
+    const auto drafts = evaluatePeerGroup(defaultPolicy(), g);
+    const FlagDraft* d = find(drafts, "trend.temperature_drift");
+    REQUIRE(d);
+    CHECK(d->serial == "GPU-3");
+    CHECK(d->reason.find("drifting above its peers") != std::string::npos);
+    CHECK(nlohmann::json::parse(d->evidence_json)["load_adjusted"] == true);
+  }
+  SECTION("the whole rack hotter (a warm day): nobody drifts") {
+    auto g = rack(20, [](int d, PeerReading& r) {
+      if (d >= 17) r.temperature_c = *r.temperature_c + 6;
+    });
+    CHECK(evaluatePeerGroup(defaultPolicy(), g).empty());
+  }
+  SECTION("hotter because busier: the load adjustment absorbs it") {
+    // Power and temperature vary together across the rack (0.1 C per W); GPU-3 runs 60 W
+    // busier than before for the last 3 days, and 6 C hotter with it.
+    auto g = rack(20, [](int d, PeerReading& r) {
+      const int i = std::stoi(r.serial.substr(4));
+      r.power_w = 450.0 + 10 * i;
+      r.temperature_c = 40 + 0.1 * *r.power_w;
+      if (i == 3 && d >= 17) {
+        r.power_w = *r.power_w + 60;
+        r.temperature_c = *r.temperature_c + 6;
+      }
+    });
+    CHECK(find(evaluatePeerGroup(defaultPolicy(), g), "trend.temperature_drift") == nullptr);
+  }
+  SECTION("SM clock 2% below its usual for 3 days") {
+    auto g = rack(20, [](int d, PeerReading& r) {
+      if (r.serial == "GPU-5" && d >= 17) r.sm_clock_mhz = *r.sm_clock_mhz * 0.98;
+    });
+    const auto drafts = evaluatePeerGroup(defaultPolicy(), g);
+    const FlagDraft* d = find(drafts, "trend.sm_clock_drift");
+    REQUIRE(d);
+    CHECK(d->serial == "GPU-5");
+  }
+  SECTION("too short a baseline") {
+    auto g = rack(9, [](int d, PeerReading& r) {
+      if (r.serial == "GPU-3" && d >= 6) r.temperature_c = *r.temperature_c + 8;
+    });
+    CHECK(find(evaluatePeerGroup(defaultPolicy(), g), "trend.temperature_drift") == nullptr);
   }
 }

@@ -1,8 +1,10 @@
 #include "inventory/health/rules.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -39,6 +41,9 @@ FlagDraft draftOf(const Rule& rule, const std::string& serial, Seconds at, std::
   d.raised_at = at;
   return d;
 }
+
+// Drain XIDs have rules of their own (nvidia.*); recurring-XID counting leaves them out.
+constexpr std::array<int, 5> kDrainXids{48, 64, 79, 94, 95};
 
 bool within(Seconds t, Seconds now, hours window) {
   return t <= now && t > now - window;
@@ -127,6 +132,35 @@ std::optional<FlagDraft> remapGrowth(const Rule& r, const GpuEvidence& e) {
                       {"remaps", seen}});
 }
 
+std::optional<FlagDraft> xidRecurring(const Rule& r, const GpuEvidence& e) {
+  std::map<Days, std::set<int>> seen;
+  for (const auto& b : e.xid_bursts) {
+    if (std::find(r.xids.begin(), r.xids.end(), b.xid) != r.xids.end()) continue;
+    if (std::find(kDrainXids.begin(), kDrainXids.end(), b.xid) != kDrainXids.end()) continue;
+    if (within(b.first_at, e.now, r.window)) seen[dayOf(b.first_at)].insert(b.xid);
+  }
+  if (static_cast<int>(seen.size()) < r.min_days) return std::nullopt;
+  json list = json::array();
+  std::string names;
+  std::set<int> all;
+  for (const auto& [day, xids] : seen) {
+    list.push_back({{"day", formatDay(day)}, {"xids", xids}});
+    all.insert(xids.begin(), xids.end());
+  }
+  for (int x : all) names += (names.empty() ? "" : "/") + std::to_string(x);
+  auto it = seen.begin();
+  std::advance(it, r.min_days - 1);
+  const Seconds at = std::min(endOf(it->first), e.now);
+  return draftOf(r, e.serial, at,
+                 "hardware XIDs " + names + " on " + std::to_string(seen.size()) +
+                     " days in the last " + std::to_string(r.window.count() / 24) +
+                     " days (threshold " + std::to_string(r.min_days) + ")",
+                 json{{"days", list},
+                      {"min_days", r.min_days},
+                      {"window_days", r.window.count() / 24},
+                      {"ignored_xids", r.xids}});
+}
+
 std::optional<FlagDraft> repeatOffender(const Rule& r, const GpuEvidence& e,
                                         const std::vector<FlagDraft>& now_drafts) {
   // Each distinct day counts once, whatever happened on it: a flag of another rule, a burst of
@@ -205,9 +239,24 @@ struct Outlier {
 std::map<std::string, Outlier> outliersOf(const Rule& r, const PeerDay& day) {
   std::map<std::string, Outlier> out;
   std::vector<std::pair<const PeerReading*, double>> values;
+  // Similar load: GPU-days far below the group's busy power are left out.
+  std::vector<double> powers;
+  for (const auto& g : day.gpus) {
+    if (g.power_w && g.samples >= r.min_samples && std::isfinite(*g.power_w)) {
+      powers.push_back(*g.power_w);
+    }
+  }
+  double min_power = -std::numeric_limits<double>::infinity();
+  if (r.min_load_fraction > 0 && !powers.empty()) {
+    std::sort(powers.begin(), powers.end());
+    const auto p90 = powers[static_cast<std::size_t>(0.9 * static_cast<double>(powers.size() - 1))];
+    min_power = r.min_load_fraction * p90;
+  }
   for (const auto& g : day.gpus) {
     const auto v = metricOf(g, r.metric);
-    if (v && g.samples >= r.min_samples && std::isfinite(*v)) values.push_back({&g, *v});
+    if (!v || g.samples < r.min_samples || !std::isfinite(*v)) continue;
+    if (g.power_w && *g.power_w < min_power) continue;
+    values.push_back({&g, *v});
   }
   if (static_cast<int>(values.size()) < r.min_peers) return out;
   std::vector<double> xs;
@@ -225,6 +274,120 @@ std::map<std::string, Outlier> outliersOf(const Rule& r, const PeerDay& day) {
     if (hit) out[g->serial] = Outlier{v, med, mad, z, values.size()};
   }
   return out;
+}
+
+// The loaded GPUs of one day with the rule's metric: serial -> (value, power or NaN).
+std::map<std::string, std::pair<double, double>> loadedValues(const Rule& r, const PeerDay& day) {
+  std::vector<double> powers;
+  for (const auto& g : day.gpus) {
+    if (g.power_w && g.samples >= r.min_samples && std::isfinite(*g.power_w)) {
+      powers.push_back(*g.power_w);
+    }
+  }
+  double min_power = -std::numeric_limits<double>::infinity();
+  if (r.min_load_fraction > 0 && !powers.empty()) {
+    std::sort(powers.begin(), powers.end());
+    min_power = r.min_load_fraction *
+                powers[static_cast<std::size_t>(0.9 * static_cast<double>(powers.size() - 1))];
+  }
+  std::map<std::string, std::pair<double, double>> out;
+  for (const auto& g : day.gpus) {
+    const auto v = metricOf(g, r.metric);
+    if (!v || g.samples < r.min_samples || !std::isfinite(*v)) continue;
+    if (g.power_w && *g.power_w < min_power) continue;
+    out[g.serial] = {*v, g.power_w ? *g.power_w : std::nan("")};
+  }
+  return out;
+}
+
+struct DayResiduals {
+  std::map<std::string, double> residual;
+  double median = 0;
+};
+
+DayResiduals residualsOf(const Rule& r, const PeerDay& day) {
+  DayResiduals out;
+  const auto values = loadedValues(r, day);
+  if (static_cast<int>(values.size()) < r.min_peers) return out;
+  std::vector<double> xs, ps;
+  std::vector<std::pair<double, double>> xy;
+  for (const auto& [serial, vp] : values) {
+    xs.push_back(vp.first);
+    if (std::isfinite(vp.second)) {
+      ps.push_back(vp.second);
+      xy.push_back({vp.second, vp.first});
+    }
+  }
+  out.median = median(xs);
+  double slope = 0, power_median = 0;
+  if (r.load_adjust && static_cast<int>(ps.size()) >= r.min_peers) {
+    slope = theilSenSlope(xy, 1.0);
+    power_median = median(ps);
+  }
+  for (const auto& [serial, vp] : values) {
+    double res = vp.first - out.median;
+    if (slope != 0 && std::isfinite(vp.second)) res -= slope * (vp.second - power_median);
+    out.residual[serial] = res;
+  }
+  return out;
+}
+
+void peerDrift(const Rule& r, const PeerGroup& group, std::vector<FlagDraft>& out) {
+  const int n = static_cast<int>(group.days.size());
+  if (r.min_days <= 0 || n < r.min_days + r.min_baseline_days) return;
+  const Days last = group.days.back().day;
+  for (int i = 1; i < r.min_days; ++i) {
+    if (group.days[n - 1 - i].day != last - days{i}) return;
+  }
+  std::vector<DayResiduals> res;
+  res.reserve(group.days.size());
+  for (const auto& d : group.days) res.push_back(residualsOf(r, d));
+  for (const auto& [serial, latest] : res.back().residual) {
+    std::vector<double> baseline;
+    for (int i = 0; i < n - r.min_days; ++i) {
+      auto it = res[i].residual.find(serial);
+      if (it != res[i].residual.end()) baseline.push_back(it->second);
+    }
+    if (static_cast<int>(baseline.size()) < r.min_baseline_days) continue;
+    const double base = median(baseline);
+    const double spread = 1.4826 * medianAbsoluteDeviation(baseline, base);
+    const double threshold =
+        std::max({r.min_deviation, r.min_relative * std::abs(res.back().median), r.z * spread});
+    double smallest = std::numeric_limits<double>::infinity();
+    bool all = true;
+    for (int i = n - r.min_days; i < n && all; ++i) {
+      auto it = res[i].residual.find(serial);
+      if (it == res[i].residual.end()) {
+        all = false;
+        break;
+      }
+      const double drift = it->second - base;
+      const double signed_drift = r.direction == Direction::kLow    ? -drift
+                                  : r.direction == Direction::kHigh ? drift
+                                                                    : std::abs(drift);
+      if (signed_drift < threshold) all = false;
+      smallest = std::min(smallest, signed_drift);
+    }
+    if (!all) continue;
+    const std::string m = metricName(r.metric);
+    out.push_back(draftOf(r, serial, endOf(last),
+                          m + " drifting " + (r.direction == Direction::kLow ? "below" : "above") +
+                              " its peers: " + fmt(smallest) +
+                              " from its own baseline (threshold " + fmt(threshold) + ") for " +
+                              std::to_string(r.min_days) + " days, in " + group.label,
+                          json{{"metric", m},
+                               {"drift", smallest},
+                               {"threshold", threshold},
+                               {"baseline_residual", base},
+                               {"baseline_spread", spread},
+                               {"baseline_days", baseline.size()},
+                               {"latest_residual", latest},
+                               {"peer_median", res.back().median},
+                               {"load_adjusted", r.load_adjust},
+                               {"days", r.min_days},
+                               {"group", group.label},
+                               {"day", formatDay(last)}}));
+  }
 }
 
 const char* directionWord(const Outlier& o) {
@@ -260,6 +423,17 @@ double medianAbsoluteDeviation(const std::vector<double>& values, double med) {
 
 double robustZ(double x, double med, double mad) {
   return 0.6745 * (x - med) / std::max(mad, 1e-9);
+}
+
+double theilSenSlope(const std::vector<std::pair<double, double>>& xy, double min_dx) {
+  std::vector<double> slopes;
+  for (std::size_t i = 0; i < xy.size(); ++i) {
+    for (std::size_t j = i + 1; j < xy.size(); ++j) {
+      const double dx = xy[j].first - xy[i].first;
+      if (std::abs(dx) >= min_dx) slopes.push_back((xy[j].second - xy[i].second) / dx);
+    }
+  }
+  return slopes.empty() ? 0.0 : median(std::move(slopes));
 }
 
 CusumResult eccCusum(const std::vector<DayAggregate>& ds, double k, double h) {
@@ -344,7 +518,8 @@ const Policy& defaultPolicy() {
     }
     const char* kPeer =
         "Iglewicz and Hoaglin (1993) robust z-score 0.6745 (x - median) / MAD >= 3.5 against the "
-        "same model in the same rack, with a floor on the absolute deviation; 3 days running";
+        "same model in the same rack under similar load (GPU-days below half the group's "
+        "90th-percentile power are left out), with a floor on the deviation; 3 days running";
     {
       Rule r = ruleOf("peer.temperature", RuleKind::kPeer, kPeer);
       r.severity = FlagSeverity::kWarning;
@@ -356,6 +531,7 @@ const Policy& defaultPolicy() {
       r.min_days = 3;
       r.min_peers = 8;
       r.min_samples = 360;
+      r.min_load_fraction = 0.5;
       p.push_back(r);
     }
     {
@@ -369,6 +545,7 @@ const Policy& defaultPolicy() {
       r.min_days = 3;
       r.min_peers = 8;
       r.min_samples = 360;
+      r.min_load_fraction = 0.5;
       p.push_back(r);
     }
     {
@@ -376,12 +553,62 @@ const Policy& defaultPolicy() {
       r.severity = FlagSeverity::kInfo;
       r.action = FlagAction::kWatch;
       r.metric = PeerMetric::kPower;
-      r.direction = Direction::kEither;
+      r.direction = Direction::kHigh;
       r.z = 3.5;
       r.min_relative = 0.10;
       r.min_days = 3;
       r.min_peers = 8;
       r.min_samples = 360;
+      r.min_load_fraction = 0.5;
+      p.push_back(r);
+    }
+    const char* kDrift =
+        "The GPU's residual against the same model in the same rack (peer median; for "
+        "temperature adjusted for load by the Theil-Sen slope on power) compared with its own "
+        "earlier residuals: at least max(floor, 3.5 x 1.4826 x MAD of its baseline) for 3 days "
+        "running (Iglewicz and Hoaglin's 3.5; a GPU that always ran hot is not news, one "
+        "getting hotter is)";
+    {
+      Rule r = ruleOf("trend.temperature_drift", RuleKind::kPeerDrift, kDrift);
+      r.severity = FlagSeverity::kWarning;
+      r.action = FlagAction::kRerunBurnIn;
+      r.metric = PeerMetric::kTemperature;
+      r.direction = Direction::kHigh;
+      r.z = 3.5;
+      r.min_deviation = 3;  // degrees C
+      r.min_days = 3;
+      r.min_baseline_days = 7;
+      r.min_peers = 8;
+      r.min_samples = 360;
+      r.min_load_fraction = 0.5;
+      r.load_adjust = true;
+      p.push_back(r);
+    }
+    {
+      Rule r = ruleOf("trend.sm_clock_drift", RuleKind::kPeerDrift, kDrift);
+      r.severity = FlagSeverity::kWarning;
+      r.action = FlagAction::kRerunBurnIn;
+      r.metric = PeerMetric::kSmClock;
+      r.direction = Direction::kLow;
+      r.z = 3.5;
+      r.min_relative = 0.015;
+      r.min_days = 3;
+      r.min_baseline_days = 7;
+      r.min_peers = 8;
+      r.min_samples = 360;
+      r.min_load_fraction = 0.5;
+      p.push_back(r);
+    }
+    {
+      Rule r = ruleOf("xid.recurring", RuleKind::kXidRecurring,
+                      "NVIDIA XID Errors: hardware XIDs (e.g. 62, 74, 92, 119) that recur call "
+                      "for diagnostics; 2 distinct days within 7 is this service's threshold. "
+                      "Application XIDs 13/31/43/45 and the drain XIDs do not count");
+      r.severity = FlagSeverity::kWarning;
+      r.action = FlagAction::kRerunBurnIn;
+      r.xids = {13, 31, 43, 45};
+      r.window = hours{24 * 7};
+      r.min_days = 2;
       p.push_back(r);
     }
     {
@@ -431,7 +658,11 @@ std::vector<FlagDraft> evaluateGpu(const Policy& policy, const GpuEvidence& e) {
       case RuleKind::kRemapGrowth:
         add(remapGrowth(r, e));
         break;
+      case RuleKind::kXidRecurring:
+        add(xidRecurring(r, e));
+        break;
       case RuleKind::kPeer:
+      case RuleKind::kPeerDrift:
       case RuleKind::kRepeatOffender:
         break;
     }
@@ -446,6 +677,7 @@ std::vector<FlagDraft> evaluatePeerGroup(const Policy& policy, const PeerGroup& 
   std::vector<FlagDraft> out;
   if (group.days.empty()) return out;
   for (const auto& r : policy) {
+    if (r.kind == RuleKind::kPeerDrift) peerDrift(r, group, out);
     if (r.kind != RuleKind::kPeer || r.min_days <= 0) continue;
     const int n = static_cast<int>(group.days.size());
     if (n < r.min_days) continue;

@@ -70,6 +70,8 @@ enum class RuleKind {
   kEccCusum,        // one-sided CUSUM of log2(1 + daily correctable ECC errors)
   kRemapGrowth,     // rows remapped on >= `min_days` distinct days within `window`
   kPeer,            // robust z-score of a daily mean against the peer group
+  kPeerDrift,       // the GPU's residual against its peers, against its own baseline
+  kXidRecurring,    // bursts of XIDs not in `xids` (hardware ones) on >= `min_days` days
   kRepeatOffender,  // distinct bad days within `window`
 };
 
@@ -102,6 +104,16 @@ struct Rule {
   double min_relative = 0;       // ... and at least this fraction of the median
   int min_peers = 0;             // GPUs with a value that day, the GPU itself included
   std::int64_t min_samples = 0;  // readings in the day for a daily mean to count
+  // Similar load: a GPU-day counts (as a peer and as a candidate) only when its mean power is
+  // at least this fraction of the group's 90th-percentile power that day (idle or lightly
+  // loaded GPUs run cooler, slower and at lower power than busy ones; they are compared with
+  // nobody).
+  double min_load_fraction = 0;
+  // kPeerDrift: days before the recent `min_days` that form the GPU's baseline (at least this
+  // many), and whether the residual is adjusted for load (the Theil-Sen slope of the metric on
+  // power across the peers that day).
+  int min_baseline_days = 0;
+  bool load_adjust = false;
 };
 
 using Policy = std::vector<Rule>;
@@ -131,8 +143,14 @@ struct PeerGroup {
   std::vector<PeerDay> days;
 };
 
-// The kPeer rules over a group: a GPU is flagged when it was an outlier on each of the rule's
-// last `min_days` days (consecutive calendar days ending with the group's latest day).
+// The kPeer and kPeerDrift rules over a group. kPeer: a GPU is flagged when it was an outlier
+// on each of the rule's last `min_days` days (consecutive calendar days ending with the group's
+// latest day). kPeerDrift: each day, the GPU's residual is its value minus the peers' median
+// (minus slope x its power's distance from the peers' median power, when load-adjusted); it is
+// flagged when on each of the last `min_days` days its residual moved from its own baseline
+// (the median residual of the earlier days) by at least max(min_deviation, min_relative x the
+// peers' median, z x 1.4826 x the baseline's MAD). A GPU that always ran hotter is not flagged;
+// one that is getting hotter than its peers is.
 std::vector<FlagDraft> evaluatePeerGroup(const Policy& policy, const PeerGroup& group);
 
 // The pieces, for tests and the documentation.
@@ -140,6 +158,10 @@ double median(std::vector<double> values);  // of a non-empty set
 double medianAbsoluteDeviation(const std::vector<double>& values, double median);
 // 0.6745 (x - median) / MAD (Iglewicz and Hoaglin); MAD 0 is taken as a tiny positive number.
 double robustZ(double x, double median, double mad);
+
+// The Theil-Sen estimator: the median of the pairwise slopes (y_j - y_i) / (x_j - x_i), pairs
+// with |x_j - x_i| < min_dx left out; 0 when no pair is left.
+double theilSenSlope(const std::vector<std::pair<double, double>>& xy, double min_dx);
 
 struct CusumResult {
   double value = 0;               // S on the latest day
