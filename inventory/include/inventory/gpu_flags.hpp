@@ -91,6 +91,6 @@ struct FlagEvaluationInput {
 common::Result<FlagEvaluationInput> loadFlagEvaluationInput(Database& db, health::Seconds since,
                                                             health::Seconds now,
                                                             int lookback_days = 30,
-                                                            int peer_days = 3);
+                                                            int peer_days = 30);
 
 }  // namespace inventory
