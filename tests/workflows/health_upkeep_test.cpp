@@ -3,6 +3,10 @@
 #include <pqxx/pqxx>
 
 #include "engine_test_support.hpp"
+#include "inventory/gpu_flags.hpp"
+#include "inventory/gpu_health.hpp"
+#include "inventory/nodes.hpp"
+#include "workflows/health_flags.hpp"
 #include "workflows/health_upkeep.hpp"
 
 namespace {
@@ -48,4 +52,61 @@ TEST_CASE("The health upkeep run keeps partitions ahead of the days and repeats 
   ENGINE_REQUIRE_OK(ran);
   CHECK(*ran == 1);
   CHECK(samplePartitions(t.url) == first + 1);  // a new day ahead
+}
+
+TEST_CASE("The health upkeep run evaluates the rules on GPUs with new readings and raises flags",
+          "[health][upkeep]") {
+  namespace h = inventory::health;
+  auto t = engine_test::freshDb();
+  auto clock = std::make_shared<workflows::FakeClock>();
+  workflows::Engine engine(t.db, clock, workflows::EngineOptions{"test-replica"});
+  workflows::HealthUpkeepOptions options;
+  options.interval = std::chrono::minutes(5);
+  engine.registerWorkflow(workflows::gpuHealthUpkeepWorkflow(t.db, options));
+
+  inventory::NodeSpec spec;
+  spec.chassis_serial = "NODE-UPK-1";
+  auto node = inventory::createNode(*t.db, spec, "test");
+  ENGINE_REQUIRE_OK(node);
+  const auto now = std::chrono::floor<std::chrono::seconds>(clock->now());
+  h::GpuSample pending;
+  pending.serial = "GPU-UPK-0";
+  pending.temperature_c = 60;
+  pending.remap_pending = true;
+  h::GpuSample fine = pending;
+  fine.serial = "GPU-UPK-1";
+  fine.remap_pending = false;
+  h::GpuSample dbe = fine;
+  dbe.serial = "GPU-UPK-2";
+  dbe.xids = {{48, now - std::chrono::minutes(2)}};
+  ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(
+      *t.db, node->id, {now - std::chrono::minutes(1), {pending, fine, dbe}}, now));
+
+  ENGINE_REQUIRE_OK(workflows::ensureHealthUpkeepRun(engine));
+  auto ran = engine.runOnce();
+  ENGINE_REQUIRE_OK(ran);
+  CHECK(*ran == 1);
+  inventory::FlagFilter all;
+  auto flags = inventory::listFlags(*t.db, all);
+  ENGINE_REQUIRE_OK(flags);
+  REQUIRE(flags->size() == 2);
+  CHECK((*flags)[0].serial == "GPU-UPK-0");
+  CHECK((*flags)[0].rule == "nvidia.remap_pending");
+  CHECK((*flags)[0].action == "reset_at_idle");
+  CHECK((*flags)[1].serial == "GPU-UPK-2");
+  CHECK((*flags)[1].rule == "nvidia.xid48_dbe");
+  CHECK((*flags)[1].action == "drain");
+
+  // The next pass finds no new readings: nothing evaluated, nothing raised twice.
+  clock->advance(std::chrono::minutes(6));
+  auto again = workflows::evaluateHealthFlags(
+      *t.db, h::defaultPolicy(), now + std::chrono::minutes(1), now + std::chrono::minutes(6));
+  ENGINE_REQUIRE_OK(again);
+  CHECK(again->gpus == 0);
+  auto twice = workflows::evaluateHealthFlags(
+      *t.db, h::defaultPolicy(), now - std::chrono::hours(1), now + std::chrono::minutes(6));
+  ENGINE_REQUIRE_OK(twice);
+  CHECK(twice->gpus == 3);
+  CHECK(twice->raised.raised.empty());
+  CHECK(twice->raised.already_open == 2);
 }

@@ -25,6 +25,7 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addWorkflowRoutes(server, ctx);
   addCampaignRoutes(server, ctx);
   addHealthRoutes(server, ctx);
+  addFlagRoutes(server, ctx);
   addDecommissionRoutes(server, ctx);
   addCertificateRoutes(server, ctx);
   addDispositionRoutes(server, ctx);

@@ -36,6 +36,7 @@ void addRedfishEventRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addWorkflowRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addCampaignRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addHealthRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addFlagRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addDecommissionRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addCertificateRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addDispositionRoutes(http::ApiServer& server, const ContextPtr& ctx);

@@ -18,7 +18,8 @@ std::vector<Command> allCommands() {
        {poCommands(), assetCommands(), nodeCommands(), labelCommands(), auditCommands(),
         tokenCommands(), imageCommands(), burnInCommands(), lifecycleCommands(),
         discoveryCommands(), baselineCommands(), firmwareCommands(), campaignCommands(),
-        decommissionCommands(), certificateCommands(), dispositionCommands(), localCommands()}) {
+        decommissionCommands(), certificateCommands(), dispositionCommands(), flagCommands(),
+        localCommands()}) {
     for (auto& command : group) all.push_back(std::move(command));
   }
   return all;

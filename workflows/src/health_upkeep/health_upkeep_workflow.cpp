@@ -3,6 +3,8 @@
 #include <chrono>
 
 #include "inventory/gpu_health.hpp"
+#include "inventory/health/time.hpp"
+#include "workflows/health_flags.hpp"
 
 namespace workflows {
 namespace {
@@ -12,12 +14,25 @@ StepOutcome maintain(inventory::Database& db, const HealthUpkeepOptions& options
   const auto now = std::chrono::time_point_cast<std::chrono::seconds>(ctx.now());
   auto done = inventory::maintainHealthHistory(db, now, options.retention);
   if (!done) return StepOutcome::retry("inventory_error", done.error().message);
+  // The flags: GPUs with a reading since the last evaluation (a day back on the first).
+  namespace h = inventory::health;
+  h::Seconds since = now - std::chrono::hours{24};
+  if (auto last = ctx.data().find("flags_evaluated_at");
+      last != ctx.data().end() && last->is_string()) {
+    if (auto t = h::parseUtc(last->get<std::string>())) since = *t;
+  }
+  auto flags = evaluateHealthFlags(db, h::defaultPolicy(), since, now);
+  if (!flags) return StepOutcome::retry("inventory_error", flags.error().message);
+  ctx.data()["flags_evaluated_at"] = h::formatUtc(now);
   ctx.data()["last"] = {{"partitions_created", done->created},
-                        {"partitions_dropped", done->dropped}};
-  return StepOutcome::waitUntil(ctx.now() + options.interval, "upkeep_interval",
-                                "health history kept: " + std::to_string(done->created.size()) +
-                                    " partition(s) made, " + std::to_string(done->dropped.size()) +
-                                    " dropped");
+                        {"partitions_dropped", done->dropped},
+                        {"flags_gpus", flags->gpus},
+                        {"flags_raised", flags->raised.raised.size()}};
+  return StepOutcome::waitUntil(
+      ctx.now() + options.interval, "upkeep_interval",
+      "health history kept: " + std::to_string(done->created.size()) + " partition(s) made, " +
+          std::to_string(done->dropped.size()) + " dropped; " + std::to_string(flags->gpus) +
+          " GPU(s) evaluated, " + std::to_string(flags->raised.raised.size()) + " flag(s) raised");
 }
 
 }  // namespace

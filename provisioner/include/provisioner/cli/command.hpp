@@ -50,6 +50,7 @@ std::vector<Command> campaignCommands();      // campaign create|plan|start|...|
 std::vector<Command> decommissionCommands();  // nodes decommission|decommissions, decommissions
 std::vector<Command> certificateCommands();   // certificates get|list|public-key
 std::vector<Command> dispositionCommands();   // asset disposition, po end-of-life
+std::vector<Command> flagCommands();          // health flags|acknowledge|clear
 std::vector<Command> localCommands();         // version, help
 
 // A usage error for the running command, e.g. a flag value that is not a number.

@@ -1,0 +1,89 @@
+// health flags: GPU health flags per GPU, per node or fleet-wide; acknowledge and clear them.
+#include <nlohmann/json.hpp>
+
+#include "provisioner/cli/command.hpp"
+#include "provisioner/cli/json_fields.hpp"
+#include "provisioner/cli/paging.hpp"
+#include "provisioner/cli/table.hpp"
+
+namespace provisioner::cli {
+namespace {
+
+using common::Result;
+using nlohmann::json;
+
+Result<void> listFlags(CommandContext& ctx) {
+  const auto gpu = ctx.invocation.option("gpu");
+  const auto node = ctx.invocation.option("node");
+  if (gpu && node) return common::fail(commandUsageError(ctx, "give --gpu or --node, not both"));
+  std::string path = "/api/v1/health/flags";
+  if (gpu) path = "/api/v1/gpus/" + *gpu + "/flags";
+  if (node) path = "/api/v1/nodes/" + *node + "/flags";
+  Query query;
+  for (const char* name : {"state", "rule", "severity"}) {
+    if (auto v = ctx.invocation.option(name)) query.emplace_back(name, *v);
+  }
+  auto listing = fetchListing(ctx, path, query);
+  PROV_TRY(listing);
+  if (ctx.json()) {
+    printListingJson(ctx.out, *listing);
+    return common::success();
+  }
+  Table table({"ID", "GPU", "RULE", "SEVERITY", "ACTION", "STATE", "RAISED", "REASON"});
+  for (const auto& f : listing->items) {
+    table.addRow({text(f, "id"), text(f, "serial"), text(f, "rule"), text(f, "severity"),
+                  text(f, "action"), text(f, "state"), text(f, "raised_at"), text(f, "reason")});
+  }
+  table.render(ctx.out);
+  noteMorePages(ctx, *listing);
+  return common::success();
+}
+
+Result<void> flagAction(CommandContext& ctx, const std::string& action) {
+  PROV_ASSIGN(auto id, idArgument(ctx, 0));
+  json body = json::object();
+  if (auto note = ctx.invocation.option("note")) body["note"] = *note;
+  PROV_ASSIGN(auto reply, ctx.api->postJson("/api/v1/health/flags/" + id + "/" + action, body));
+  return printed(ctx, reply,
+                 "flag " + id + " " + text(reply.json, "state") + " by " +
+                     text(reply.json, action == "clear" ? "cleared_by" : "acknowledged_by"));
+}
+
+Result<void> acknowledgeFlag(CommandContext& ctx) {
+  return flagAction(ctx, "acknowledge");
+}
+Result<void> clearFlag(CommandContext& ctx) {
+  return flagAction(ctx, "clear");
+}
+
+}  // namespace
+
+std::vector<Command> flagCommands() {
+  return {
+      {{.group = "health",
+        .name = "flags",
+        .options = {{.name = "gpu", .metavar = "SERIAL"},
+                    {.name = "node", .metavar = "ID"},
+                    {.name = "state", .metavar = "open|acknowledged|cleared"},
+                    {.name = "rule", .metavar = "RULE"},
+                    {.name = "severity", .metavar = "info|warning|critical"},
+                    {.name = "limit", .metavar = "N"},
+                    {.name = "all", .takesValue = false}},
+        .summary = "list GPU health flags (fleet-wide, or of one GPU or node)"},
+       listFlags},
+      {{.group = "health",
+        .name = "acknowledge",
+        .positionals = {"FLAG_ID"},
+        .options = {{.name = "note", .metavar = "TEXT"}},
+        .summary = "acknowledge an open health flag (operator)"},
+       acknowledgeFlag},
+      {{.group = "health",
+        .name = "clear",
+        .positionals = {"FLAG_ID"},
+        .options = {{.name = "note", .metavar = "TEXT"}},
+        .summary = "clear a health flag (operator)"},
+       clearFlag},
+  };
+}
+
+}  // namespace provisioner::cli

@@ -1,0 +1,38 @@
+// provisionerctl health flags / acknowledge / clear against a recording fake service.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "integration/cli_fake_server.hpp"
+
+using testing::FakeApiServer;
+using testing::runCtlAt;
+
+TEST_CASE("health flags lists a GPU's flags and clear posts the note", "[integration][cli]") {
+  FakeApiServer server;
+  server.answer("GET", "/api/v1/gpus/GPU-1/flags",
+                {200, R"({"items":[{"id":4,"serial":"GPU-1","rule":"nvidia.xid_drain",)"
+                      R"("severity":"critical","action":"drain","state":"open",)"
+                      R"("raised_at":"2026-12-04T12:00:00.000000Z","reason":"XID 79"}],)"
+                      R"("next_cursor":null})"});
+  server.answer("POST", "/api/v1/health/flags/4/clear",
+                {200, R"({"id":4,"state":"cleared","cleared_by":"alice"})"});
+
+  auto run =
+      runCtlAt(server.url(), "tok", {"health", "flags", "--gpu", "GPU-1", "--state", "open"});
+  CHECK(run.err.empty());
+  CHECK(run.code == 0);
+  CHECK(run.out.find("nvidia.xid_drain") != std::string::npos);
+  CHECK(run.out.find("XID 79") != std::string::npos);
+
+  auto cleared = runCtlAt(server.url(), "tok", {"health", "clear", "4", "--note", "reseated"});
+  CHECK(cleared.code == 0);
+  CHECK(cleared.out == "flag 4 cleared by alice\n");
+  auto requests = server.requests();
+  REQUIRE(requests.size() == 2);
+  CHECK(requests[0].target.find("state=open") != std::string::npos);
+  CHECK(nlohmann::json::parse(requests[1].body) == nlohmann::json{{"note", "reseated"}});
+
+  auto both = runCtlAt(server.url(), "tok", {"health", "flags", "--gpu", "G", "--node", "1"});
+  CHECK(both.code == 64);
+}
