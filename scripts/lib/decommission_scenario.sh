@@ -13,7 +13,7 @@
 #    node goes first, then the refresh node, and while its BMC erases a drive the replica holding
 #    its decommission is killed with SIGKILL. The other replica resumes it (after the lease, 6 s):
 #    each drive is erased exactly once (the BMC's own task list says so), one certificate.
-# Exit 1 unless the outcomes are exactly these.
+# Exit 1 unless the outcomes are exactly these. The replica helpers: scripts/lib/replica.sh.
 
 # decommission_wait ID: until the decommission settles (bounded); prints its final state.
 decommission_wait() {
@@ -26,51 +26,14 @@ decommission_wait() {
   done
 }
 
-# decommission_node_id BMC_ID: the inventory id of the node behind simulated BMC BMC_ID.
-decommission_node_id() {
-  local serial
-  serial=$(jq -r --arg id "$1" '.[] | select(.id == $id) | .identity.chassis_serial' "$WORK/bmcs.json")
-  ctl nodes list --all --json | jq -r --arg s "$serial" '.items[] | select(.chassis_serial == $s) | .id'
-}
-
-# decommission_second_replica: replica-2 on the same database and state (--kill-replica).
-decommission_second_replica() {
-  local port
-  port=$(pg_free_port)
-  rack_start_service svc2 "$WORK/service-2.log" "${SERVICE_ARGS[@]}" --listen "127.0.0.1:$port" \
-    --replica-name replica-2 || return 1
-  svc2=$RACK_PID
-  REPLICA2_URL="http://127.0.0.1:$port"
-  echo "replica-2 on $REPLICA2_URL: the same database and state folder, runs leased for 6 s"
-}
-
 # decommission_kill_mid_erase DECOMMISSION_ID BMC_ID: once the BMC runs a drive erase, SIGKILLs
-# the replica that holds (or last held) the decommission's run; the API moves to the other.
+# the replica that holds (or last held) the decommission's run (scripts/lib/replica.sh).
 decommission_kill_mid_erase() {
-  local deadline=$(($(date +%s) + 300)) owner victim
-  until sim_api GET "/bmcs/$2" | jq -e '[.snapshot.tasks[] | select(.kind == "secureErase")] | length > 0' >/dev/null; do
-    [ "$(date +%s)" -lt "$deadline" ] || { echo "no drive erase started on $2" >&2; return 1; }
-    sleep 0.2
-  done
-  owner=$(rack_api GET "/workflows/runs?kind=node_decommission&limit=200" |
-    jq -r --arg s "decommission:$1" '.items[] | select(.subject == $s) | .leased_by')
+  replica_wait_bmc_task "$2" '.kind == "secureErase"' >/dev/null || return 1
   [ "$(rack_api GET "/decommissions/$1" | jq -r .state)" != succeeded ] ||
     { echo "decommission $1 finished before the kill" >&2; return 1; }
-  if [ "$owner" = replica-2 ]; then
-    victim=$svc2 svc2=
-  else
-    victim=$svc svc=
-    PROVISIONER_URL=$REPLICA2_URL
-  fi
-  kill -KILL "$victim"
-  wait "$victim" 2>/dev/null || true
-  echo "$2 is erasing a drive: SIGKILL to ${owner:-replica-1} (pid $victim), which held decommission $1's run; the API is now $PROVISIONER_URL"
-}
-
-# decommission_erased_once BMC_ID: every drive the BMC erased, erased exactly once; prints how many.
-decommission_erased_once() {
-  sim_api GET "/bmcs/$1" | jq -e -r '[.snapshot.tasks[] | select(.kind == "secureErase") | .targets[0]]
-    | group_by(.) | if length > 0 and (map(length) | max) == 1 then length else error("erased twice") end'
+  echo -n "$2 is erasing a drive: "
+  replica_kill_holder node_decommission "decommission:$1"
 }
 
 decommission_scenario() {
@@ -80,8 +43,8 @@ decommission_scenario() {
   while [ "$m" -eq "$MISMATCH" ] || [ "$m" -eq "$SLOW" ]; do m=$((m + 1)); done
   pass_bmc=$(printf 'r01-n%02d' "$n")
   fail_bmc=$(printf 'r01-n%02d' "$m")
-  pass_node=$(decommission_node_id "$pass_bmc")
-  fail_node=$(decommission_node_id "$fail_bmc")
+  pass_node=$(rack_node_id "$pass_bmc")
+  fail_node=$(rack_node_id "$fail_bmc")
   stuck_serial=$(jq -r --arg id "$fail_bmc" --argjson g "$stuck_gpu" '.[] | select(.id == $id) | .identity.gpu_serials[$g]' "$WORK/bmcs.json")
   [ -n "$pass_node" ] && [ -n "$fail_node" ] || { echo "the two ready nodes were not found" >&2; return 1; }
 
@@ -94,7 +57,7 @@ decommission_scenario() {
   say "Decommission: node $pass_node for a refresh, node $fail_node back under RMA"
   local d_pass d_fail s_pass s_fail
   if [ -n "${KILL_REPLICA:-}" ]; then
-    decommission_second_replica || return 1
+    replica_start_second || return 1
     # One at a time: the RMA node's agent reports to replica-1, which is then killed.
     d_fail=$(ctl --json nodes decommission "$fail_node" --reason rma | jq -r '.id // empty') || true
     [ -n "$d_fail" ] || { echo "the decommission of node $fail_node was not started" >&2; return 1; }
@@ -152,8 +115,8 @@ decommission_scenario() {
   [ "$disposition" = rma ] || { echo "GPU $stuck_serial shows disposition '$disposition', expected rma" >&2; fail=1; }
   if [ -n "${KILL_REPLICA:-}" ]; then
     local erased certs_pass
-    erased=$(decommission_erased_once "$pass_bmc") ||
-      { echo "$pass_bmc erased a drive more than once (or none): $(sim_api GET "/bmcs/$pass_bmc" | jq -c '[.snapshot.tasks[] | select(.kind == "secureErase") | .targets[0]]')" >&2; fail=1; }
+    erased=$(sim_tasks_once "$pass_bmc" secureErase) ||
+      { echo "$pass_bmc erased a drive more than once (or none): $(sim_tasks "$pass_bmc" secureErase)" >&2; fail=1; }
     certs_pass=$(rack_api GET "/nodes/$pass_node/certificates" | jq '.items | length')
     [ "$certs_pass" = 1 ] || { echo "node $pass_node has $certs_pass certificates: one expected" >&2; fail=1; }
     [ "$fail" -eq 0 ] && echo "After the SIGKILL: $erased drive(s) erased exactly once each by $pass_bmc, one certificate."
