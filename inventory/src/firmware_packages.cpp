@@ -51,6 +51,7 @@ FirmwarePackage packageFromRow(const pqxx::row& row) {
   p.spec.estimated_seconds = row[13].as<int>();
   p.created_by = row[14].c_str();
   p.created_at = row[15].c_str();
+  p.spec.simple_update_fallback = row[16].as<bool>();
   return p;
 }
 
@@ -89,11 +90,11 @@ common::Result<FirmwarePackageRegistration> registerFirmwarePackage(Database& db
   using Out = FirmwarePackageRegistration;
   return detail::withTransaction(
       db, "register_firmware_package", [&](Tx& tx) -> common::Result<Out> {
-        auto inserted =
-            tx.exec(detail::kInsertPackage, wanted.name, wanted.version, wanted.vendor,
-                    jsonList(wanted.models), wanted.component, wanted.match_json, wanted.sha256,
-                    wanted.size, wanted.install_method, wanted.apply, wanted.min_from_version,
-                    wanted.allow_downgrade, wanted.estimated_seconds, actor);
+        auto inserted = tx.exec(detail::kInsertPackage, wanted.name, wanted.version, wanted.vendor,
+                                jsonList(wanted.models), wanted.component, wanted.match_json,
+                                wanted.sha256, wanted.size, wanted.install_method, wanted.apply,
+                                wanted.min_from_version, wanted.allow_downgrade,
+                                wanted.estimated_seconds, actor, wanted.simple_update_fallback);
         if (!inserted.empty()) return Out{packageFromRow(inserted[0]), true};
         auto existing = tx.exec(detail::kSelectPackage, wanted.name, wanted.version);
         if (existing.empty())

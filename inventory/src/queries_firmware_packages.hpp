@@ -1,4 +1,4 @@
-// SQL of firmware packages (0005). Column list shared with packageFromRow().
+// SQL of firmware packages (0005, 0009). Column list shared with packageFromRow().
 #pragma once
 
 #include "db.hpp"
@@ -6,7 +6,7 @@
 #define INVENTORY_PACKAGE_COLUMNS                                                             \
   "id, name, version, vendor, models::text, component, match::text, sha256, size,"            \
   " install_method, apply, min_from_version, allow_downgrade, estimated_seconds, created_by," \
-  " iso8601(created_at)"
+  " iso8601(created_at), simple_update_fallback"
 
 namespace inventory::detail {
 
@@ -14,9 +14,10 @@ namespace inventory::detail {
 constexpr Query kInsertPackage{"insert_firmware_package",
                                "INSERT INTO firmware_packages (name, version, vendor, models,"
                                " component, match, sha256, size, install_method, apply,"
-                               " min_from_version, allow_downgrade, estimated_seconds, created_by)"
+                               " min_from_version, allow_downgrade, estimated_seconds, created_by,"
+                               " simple_update_fallback)"
                                " VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7, $8, $9, $10,"
-                               " $11, $12, $13, $14)"
+                               " $11, $12, $13, $14, $15)"
                                " ON CONFLICT ON CONSTRAINT firmware_packages_name_version_key"
                                " DO NOTHING RETURNING " INVENTORY_PACKAGE_COLUMNS};
 constexpr Query kSelectPackage{"select_firmware_package",

@@ -14,7 +14,7 @@
 #    wipe report) the replica holding its decommission is killed with SIGKILL. The other replica
 #    resumes it (after the lease, 6 s): the host is not booted again (no second wipe), one wipe
 #    report, one certificate.
-# Exit 1 unless the outcomes are exactly these.
+# Exit 1 unless the outcomes are exactly these. The replica helpers: scripts/lib/replica.sh.
 
 # decommission_wait ID: until the decommission settles (bounded); prints its final state.
 decommission_wait() {
@@ -27,31 +27,14 @@ decommission_wait() {
   done
 }
 
-# decommission_node_id BMC_ID: the inventory id of the node behind simulated BMC BMC_ID.
-decommission_node_id() {
-  local serial
-  serial=$(jq -r --arg id "$1" '.[] | select(.id == $id) | .identity.chassis_serial' "$WORK/bmcs.json")
-  ctl nodes list --all --json | jq -r --arg s "$serial" '.items[] | select(.chassis_serial == $s) | .id'
-}
-
-# decommission_second_replica: replica-2 on the same database and state (--kill-replica).
-decommission_second_replica() {
-  local port
-  port=$(pg_free_port)
-  rack_start_service svc2 "$WORK/service-2.log" "${SERVICE_ARGS[@]}" --listen "127.0.0.1:$port" \
-    --replica-name replica-2 || return 1
-  svc2=$RACK_PID
-  REPLICA2_URL="http://127.0.0.1:$port"
-  echo "replica-2 on $REPLICA2_URL: the same database and state folder, runs leased for 6 s"
-}
-
 # decommission_kill_mid_reset DECOMMISSION_ID BMC_ID: once the wipe report is in and the run is
 # resetting the platform (BIOS to defaults, the service's BMC account removed; the BMC answers
-# slowly, so this takes about a second), SIGKILLs the replica holding the run; the API moves to the
-# other. A DGX H100's BMC offers no Drive.SecureErase, so its drives are erased in band by the
-# agent; this is the first step after the wipe that acts on the node. Sets BOOTS_AT_KILL.
+# slowly, so this takes about a second), SIGKILLs the replica holding the run
+# (scripts/lib/replica.sh); the API moves to the other. A DGX H100's BMC offers no
+# Drive.SecureErase, so its drives are erased in band by the agent; this is the first step after
+# the wipe that acts on the node. Sets BOOTS_AT_KILL.
 decommission_kill_mid_reset() {
-  local deadline=$(($(date +%s) + 300)) run owner victim
+  local deadline=$(($(date +%s) + 300)) run
   until run=$(decommission_run "$1") && [ "$(jq -r .step <<<"$run")" = platform_reset ] &&
     [ -n "$(jq -r '.leased_by // empty' <<<"$run")" ]; do
     [ "$(date +%s)" -lt "$deadline" ] || { echo "decommission $1 never reset $2's platform" >&2; return 1; }
@@ -60,16 +43,8 @@ decommission_kill_mid_reset() {
     esac
     sleep 0.05
   done
-  owner=$(jq -r .leased_by <<<"$run")
-  if [ "$owner" = replica-2 ]; then
-    victim=$svc2 svc2=
-  else
-    victim=$svc svc=
-    PROVISIONER_URL=$REPLICA2_URL
-  fi
-  kill -KILL "$victim"
-  wait "$victim" 2>/dev/null || true
-  echo "$2's platform is being reset: SIGKILL to $owner (pid $victim), which held decommission $1's run; the API is now $PROVISIONER_URL"
+  echo -n "$2's platform is being reset: "
+  replica_kill_holder node_decommission "decommission:$1"
   BOOTS_AT_KILL=$(sim_api GET "/bmcs/$2" | jq -r .snapshot.host.boots)
 }
 
@@ -86,8 +61,8 @@ decommission_scenario() {
   while [ "$m" -eq "$MISMATCH" ] || [ "$m" -eq "$SLOW" ]; do m=$((m + 1)); done
   pass_bmc=$(printf 'r01-n%02d' "$n")
   fail_bmc=$(printf 'r01-n%02d' "$m")
-  pass_node=$(decommission_node_id "$pass_bmc")
-  fail_node=$(decommission_node_id "$fail_bmc")
+  pass_node=$(rack_node_id "$pass_bmc")
+  fail_node=$(rack_node_id "$fail_bmc")
   stuck_serial=$(jq -r --arg id "$fail_bmc" --argjson g "$stuck_gpu" '.[] | select(.id == $id) | .identity.gpu_serials[$g]' "$WORK/bmcs.json")
   [ -n "$pass_node" ] && [ -n "$fail_node" ] || { echo "the two ready nodes were not found" >&2; return 1; }
 
@@ -100,7 +75,7 @@ decommission_scenario() {
   say "Decommission: node $pass_node for a refresh, node $fail_node back under RMA"
   local d_pass d_fail s_pass s_fail
   if [ -n "${KILL_REPLICA:-}" ]; then
-    decommission_second_replica || return 1
+    replica_start_second || return 1
     # One at a time: the RMA node's agent reports to replica-1, which is then killed.
     d_fail=$(ctl --json nodes decommission "$fail_node" --reason rma | jq -r '.id // empty') || true
     [ -n "$d_fail" ] || { echo "the decommission of node $fail_node was not started" >&2; return 1; }

@@ -29,7 +29,18 @@ TEST_CASE("A firmware package is registered naming its uploaded artifact",
   CHECK(p["apply"] == "on_reset");
   CHECK(p["min_from_version"] == "24.01.1");
   CHECK(p["estimated_seconds"] == 900);
+  CHECK(p["install_method"] == "simple_update");
+  CHECK(p["simple_update_fallback"] == false);
   CHECK(p["artifact_verified"] == true);
+
+  // A pushed package that may go by SimpleUpdate where the BMC has no multipart push.
+  auto pushed = testing::packageBody("dgx-nvswitch", "1.0", "nvswitch", digest);
+  pushed["install_method"] = "multipart_push";
+  pushed["simple_update_fallback"] = true;
+  REQUIRE(svc.sendJson("POST", "/api/v1/firmware/packages", pushed, "operator").status == 201);
+  auto stored = svc.get("/api/v1/firmware/packages/dgx-nvswitch/1.0", "viewer").json();
+  CHECK(stored["install_method"] == "multipart_push");
+  CHECK(stored["simple_update_fallback"] == true);
   CHECK(p["image_uri"] == svc.publicUrl() + "/boot/artifacts/" + digest);
 
   auto listed = svc.get("/api/v1/firmware/packages?component=bmc", "viewer").json();
@@ -112,6 +123,12 @@ TEST_CASE("Bad package input is a 4xx naming the field and stores nothing",
   body = testing::packageBody("dgx-bmc", "1.0", "bmc", digest);
   body["install_method"] = "scp";
   CHECK(refused(body) == "install_method");
+  body = testing::packageBody("dgx-bmc", "1.0", "bmc", digest);
+  body["simple_update_fallback"] = true;  // only for multipart_push
+  CHECK(refused(body) == "simple_update_fallback");
+  body["install_method"] = "multipart_push";
+  body["simple_update_fallback"] = "yes";
+  CHECK(refused(body) == "simple_update_fallback");
   body = testing::packageBody("dgx-bmc", "1.0", "bmc", digest);
   body["apply"] = "later";
   CHECK(refused(body) == "apply");

@@ -125,3 +125,81 @@ TEST_CASE("Manager ResetToDefaults restores the factory credentials and drops se
   CHECK(bmc.send("GET", "/redfish/v1/Systems", nullptr, {{"x-auth-token", token}}).status == 401);
   CHECK(bmc.get("/redfish/v1/Systems").status == 200);
 }
+
+namespace {
+
+// A multipart/form-data POST to the profile's MultipartHttpPushUri with these parts (name ->
+// content; the file part gets a filename).
+sim::HttpResponse multipartPush(Bmc& bmc,
+                                const std::vector<std::pair<std::string, std::string>>& parts,
+                                const std::string& type = "multipart/form-data; boundary=b0und") {
+  sim::HttpRequest request;
+  request.method = "POST";
+  request.path = bmc.behaviour().multipartPushUri;
+  request.headers = {{"authorization", basicAuth(kCredentials.username, kCredentials.password)},
+                     {"content-type", type}};
+  for (const auto& [name, content] : parts) {
+    request.body += "--b0und\r\nContent-Disposition: form-data; name=\"" + name + "\"" +
+                    (name == "UpdateFile" ? "; filename=\"pkg.fwpkg\"" : "") + "\r\n\r\n" +
+                    content + "\r\n";
+  }
+  request.body += "--b0und--\r\n";
+  return bmc.model->handle(request);
+}
+
+const char* kBmcMember = "/redfish/v1/UpdateService/FirmwareInventory/HostBMC_0";
+
+}  // namespace
+
+TEST_CASE("A multipart push installs the version the package file names and is counted") {
+  Bmc bmc("dgx-h100");
+  auto r = multipartPush(
+      bmc, {{"UpdateParameters", "{\"Targets\":[\"" + std::string(kBmcMember) +
+                                     "\"],\"@Redfish.OperationApplyTime\":\"Immediate\"}"},
+            {"UpdateFile", "{\"version\": \"24.10.1\"}"}});
+  REQUIRE(r.status == 202);
+  bmc.clock.advance(bmc.behaviour().firmwareTaskSeconds + 1);
+  CHECK(bmc.json(kBmcMember)["Version"] == "24.10.1");
+  auto snapshot = bmc.model->snapshot();
+  CHECK(snapshot["firmwareUpdates"]["MultipartHttpPushUri"] == 1);
+  CHECK(snapshot["tasks"][0]["method"] == "MultipartHttpPushUri");
+}
+
+TEST_CASE("A malformed multipart push is refused with 400 naming the part, nothing started") {
+  Bmc bmc("dgx-h100");
+  const std::string file = "{\"version\": \"24.10.1\"}";
+  const std::string targets = "{\"Targets\":[\"" + std::string(kBmcMember) + "\"]}";
+  struct Case {
+    const char* what;
+    sim::HttpResponse response;
+    const char* names;
+  };
+  std::vector<Case> cases;
+  cases.push_back(
+      {"no UpdateFile", multipartPush(bmc, {{"UpdateParameters", targets}}), "UpdateFile"});
+  cases.push_back(
+      {"no UpdateParameters", multipartPush(bmc, {{"UpdateFile", file}}), "UpdateParameters"});
+  cases.push_back({"UpdateParameters not JSON",
+                   multipartPush(bmc, {{"UpdateParameters", "{not json"}, {"UpdateFile", file}}),
+                   "UpdateParameters"});
+  cases.push_back(
+      {"Targets not a list",
+       multipartPush(bmc, {{"UpdateParameters", "{\"Targets\": \"x\"}"}, {"UpdateFile", file}}),
+       "Targets"});
+  cases.push_back(
+      {"unknown apply time",
+       multipartPush(bmc, {{"UpdateParameters", "{\"@Redfish.OperationApplyTime\": \"Tomorrow\"}"},
+                           {"UpdateFile", file}}),
+       "OperationApplyTime"});
+  cases.push_back({"not multipart",
+                   multipartPush(bmc, {{"UpdateFile", file}}, "application/octet-stream"),
+                   "multipart"});
+  for (const auto& c : cases) {
+    INFO(c.what << ": " << c.response.body);
+    CHECK(c.response.status == 400);
+    CHECK(c.response.body.find(c.names) != std::string::npos);
+  }
+  auto snapshot = bmc.model->snapshot();
+  CHECK(snapshot["tasks"].empty());
+  CHECK(snapshot["firmwareUpdates"]["MultipartHttpPushUri"] == 0);
+}

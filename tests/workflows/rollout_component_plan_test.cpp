@@ -125,3 +125,57 @@ TEST_CASE("drain payloads per scheduler and the idle answer", "[rollout]") {
   CHECK(schedulerSaysIdle(R"({"idle": true})"));
   CHECK_FALSE(schedulerSaysIdle(R"({"idle": false})"));
 }
+
+TEST_CASE("the install method: a push where advertised, SimpleUpdate only when allowed",
+          "[rollout]") {
+  InstallVia simple;
+  CHECK(chooseInstallMethod(simple, false, true).method == "simple_update");
+  CHECK(chooseInstallMethod(simple, true, true).method == "simple_update");
+
+  InstallVia push;
+  push.method = "multipart_push";
+  push.sha256 = std::string(64, 'a');
+  auto pushed = chooseInstallMethod(push, true, true);
+  CHECK(pushed.method == "multipart_push");
+  CHECK_FALSE(pushed.fallback);
+  auto refused = chooseInstallMethod(push, false, true);
+  CHECK(refused.method.empty());
+  CHECK(refused.failure.find("MultipartHttpPushUri") != std::string::npos);
+
+  push.simple_update_fallback = true;
+  auto fallback = chooseInstallMethod(push, false, true);
+  CHECK(fallback.method == "simple_update");
+  CHECK(fallback.fallback);
+  CHECK_FALSE(chooseInstallMethod(push, false, false).failure.empty());
+}
+
+TEST_CASE("the install method travels with the component and its rollback", "[rollout]") {
+  json entry = gpuComponent();
+  entry["install"] = {{"method", "multipart_push"},
+                      {"sha256", std::string(64, 'b')},
+                      {"size", 42},
+                      {"simple_update_fallback", true}};
+  entry["rollback"] = {{"version", "96.00.5E.00.01"},
+                       {"image_uri", "https://svc/old"},
+                       {"install", {{"method", "simple_update"}}}};
+  auto parsed = parseComponents(json::array({entry}));
+  REQUIRE(parsed);
+  const auto& c = parsed->front();
+  CHECK(c.install.method == "multipart_push");
+  CHECK(c.install.size == 42);
+  CHECK(c.install.simple_update_fallback);
+  CHECK(c.rollback_install.method == "simple_update");
+  auto again = parseComponents(json::array({toJson(c)}));
+  REQUIRE(again);
+  CHECK(again->front().install == c.install);
+  auto back = rollbackOf(*parsed);
+  REQUIRE(back);
+  CHECK(back->front().install.method == "simple_update");
+
+  entry["install"] = {{"method", "multipart_push"}};  // no file
+  auto bad = parseComponents(json::array({entry}));
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().field == "components[0].install.sha256");
+  entry["install"] = {{"method", "scp"}};
+  CHECK_FALSE(parseComponents(json::array({entry})));
+}

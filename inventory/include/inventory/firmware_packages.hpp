@@ -27,6 +27,9 @@ struct FirmwarePackageSpec {
   std::string min_from_version;  // "" any
   bool allow_downgrade = false;
   int estimated_seconds = 600;  // one install, for plan previews
+  // multipart_push only: a BMC that advertises no MultipartHttpPushUri gets it by SimpleUpdate
+  // (false: such a node fails, nothing flashed).
+  bool simple_update_fallback = false;
 
   bool operator==(const FirmwarePackageSpec&) const = default;
 };

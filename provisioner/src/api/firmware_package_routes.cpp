@@ -68,6 +68,13 @@ Result<inventory::FirmwarePackageSpec> readPackage(const http::FieldReader& in) 
   s.min_from_version = trimmed(from.value_or(""));
   PROV_ASSIGN(auto downgrade, in.optionalBool("allow_downgrade"));
   s.allow_downgrade = downgrade.value_or(false);
+  PROV_ASSIGN(auto fallback, in.optionalBool("simple_update_fallback"));
+  s.simple_update_fallback = fallback.value_or(false);
+  if (s.simple_update_fallback && s.install_method != "multipart_push") {
+    return common::fail(common::invalidArgument(
+        "invalid_field", "simple_update_fallback is for install_method multipart_push only",
+        in.pathOf("simple_update_fallback")));
+  }
   PROV_ASSIGN(auto seconds, in.optionalInt("estimated_seconds", 1, 7 * 24 * 3600));
   s.estimated_seconds = static_cast<int>(seconds.value_or(600));
   return s;

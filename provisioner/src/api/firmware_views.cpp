@@ -44,6 +44,7 @@ json toJson(const inventory::FirmwarePackage& p, const std::string& image_uri) {
       {"apply", s.apply},
       {"min_from_version", s.min_from_version.empty() ? json(nullptr) : json(s.min_from_version)},
       {"allow_downgrade", s.allow_downgrade},
+      {"simple_update_fallback", s.simple_update_fallback},
       {"estimated_seconds", s.estimated_seconds},
       {"created_by", p.created_by},
       {"created_at", p.created_at}};

@@ -45,6 +45,7 @@ Result<json> packageBody(CommandContext& ctx, const std::string& sha256) {
       {"sha256", sha256},
       {"match", software_id ? json{{"software_id", *software_id}} : json{{"pattern", *pattern}}},
       {"allow_downgrade", inv.has("allow-downgrade")}};
+  if (inv.has("simple-update-fallback")) body["simple_update_fallback"] = true;
   for (const char* flag : {"vendor", "install-method", "apply", "min-from-version"}) {
     std::string key = flag;
     for (char& c : key) c = c == '-' ? '_' : c;
@@ -214,6 +215,7 @@ std::vector<Command> firmwareCommands() {
                     {.name = "apply", .metavar = "immediate|on_reset|ac_power_cycle"},
                     {.name = "min-from-version", .metavar = "VERSION"},
                     {.name = "allow-downgrade", .takesValue = false},
+                    {.name = "simple-update-fallback", .takesValue = false},
                     {.name = "estimated-seconds", .metavar = "N"}},
         .summary = "upload a firmware file into the store and register it as a package"},
        uploadPackage},

@@ -248,7 +248,7 @@ int serve(const ServiceOptions& o) {
   context.boot = bootSettings(o, listen->first, *port);
   std::unique_ptr<WorkflowRuntime> workflows;
   if (o.workflows) {
-    auto made = makeWorkflowRuntime(o, rt->db, secrets, context.boot.public_url, *metrics);
+    auto made = makeWorkflowRuntime(o, rt->db, secrets, context.boot.public_url, *metrics, *store);
     if (!made) return report(made.error());
     workflows = std::move(made).value();
     context.engine = workflows->engine;

@@ -112,9 +112,10 @@ void WorkflowRuntime::stop() {
 common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
     const ServiceOptions& o, inventory::DatabasePtr db,
     std::shared_ptr<const common::SecretBox> secrets, const std::string& public_url,
-    http::MetricsRegistry& metrics) {
+    http::MetricsRegistry& metrics, std::shared_ptr<images::ArtifactStore> artifacts) {
   PROV_ASSIGN(auto settings, lifecycleSettings(o, public_url));
   PROV_ASSIGN(auto rollout, rolloutSettings(o));
+  rollout.artifacts = std::move(artifacts);
   PROV_ASSIGN(auto decommission, decommissionSettings(o));
   auto rt = std::make_unique<WorkflowRuntime>();
   redfish::TransportOptions transport_options;

@@ -11,6 +11,9 @@
 #include "provisioner/http/metrics.hpp"
 #include "provisioner/service/options.hpp"
 
+namespace images {
+class ArtifactStore;
+}  // namespace images
 namespace redfish {
 class Transport;
 }  // namespace redfish
@@ -38,6 +41,6 @@ struct WorkflowRuntime {
 common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
     const ServiceOptions& options, inventory::DatabasePtr db,
     std::shared_ptr<const common::SecretBox> secrets, const std::string& public_url,
-    http::MetricsRegistry& metrics);
+    http::MetricsRegistry& metrics, std::shared_ptr<images::ArtifactStore> artifacts);
 
 }  // namespace provisioner::service

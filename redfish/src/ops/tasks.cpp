@@ -41,7 +41,12 @@ std::optional<TaskRef> taskRefFrom(const Response& response) {
   TaskRef ref;
   ref.monitorUri = ops::pathOf(response.header("location"));
   if (auto body = parseBody(response.body, response.url); body && body->is_object()) {
-    if (member(*body, "TaskState") != nullptr) ref.taskUri = odataId(*body).value_or("");
+    if (member(*body, "TaskState") != nullptr) {
+      ref.taskUri = odataId(*body).value_or("");
+      // No Location header: the Task's own TaskMonitor (a multipart push may answer so).
+      if (ref.monitorUri.empty())
+        ref.monitorUri = ops::pathOf(stringAt(*body, "TaskMonitor").value_or(""));
+    }
   }
   if (ref.monitorUri.empty() && ref.taskUri.empty()) return std::nullopt;
   return ref;

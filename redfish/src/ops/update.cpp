@@ -68,6 +68,7 @@ common::Result<TaskRef> pushUpdate(Client& client, const PushUpdateRequest& upda
   if (auto multipart = stringAt(service.body, "MultipartHttpPushUri")) {
     Json parameters = {{"@Redfish.OperationApplyTime", update.applyTime}};
     if (!update.targets.empty()) parameters["Targets"] = update.targets;
+    if (update.forceUpdate) parameters["ForceUpdate"] = true;
     request.target = *multipart;
     request.multipart.push_back(
         {"UpdateParameters", "application/json", parameters.dump(), {}, {}});
@@ -76,6 +77,8 @@ common::Result<TaskRef> pushUpdate(Client& client, const PushUpdateRequest& upda
                                  {},
                                  update.filePath,
                                  std::filesystem::path(update.filePath).filename().string()});
+  } else if (update.multipartOnly) {
+    return ops::notSupported("UpdateService advertises no MultipartHttpPushUri");
   } else if (auto raw = stringAt(service.body, "HttpPushUri")) {
     std::ifstream in(update.filePath, std::ios::binary);
     std::ostringstream content;
@@ -88,6 +91,16 @@ common::Result<TaskRef> pushUpdate(Client& client, const PushUpdateRequest& upda
   }
   PROV_ASSIGN(auto response, ops::expectSuccess(client.send(std::move(request)), "POST"));
   return taskFrom(response, "the firmware push");
+}
+
+common::Result<UpdateCapabilities> updateCapabilities(Client& client) {
+  PROV_ASSIGN(auto service, updateService(client));
+  UpdateCapabilities out;
+  const Json* action = at(service.body, {"Actions", "#UpdateService.SimpleUpdate"});
+  out.simpleUpdate = action != nullptr && stringAt(*action, "target").has_value();
+  out.multipartHttpPushUri = stringAt(service.body, "MultipartHttpPushUri").value_or("");
+  out.httpPushUri = stringAt(service.body, "HttpPushUri").value_or("");
+  return out;
 }
 
 }  // namespace redfish

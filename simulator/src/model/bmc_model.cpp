@@ -271,6 +271,13 @@ nlohmann::json BmcModel::snapshot() const {
   }
   nlohmann::json subscriptions = nlohmann::json::array();
   for (const auto& [path, body] : s.subscriptions) subscriptions.push_back(path);
+  // Firmware updates this BMC accepted, per way they came (each is a task in "tasks").
+  nlohmann::json updates = {{"SimpleUpdate", 0}, {"MultipartHttpPushUri", 0}, {"HttpPushUri", 0}};
+  for (const auto& task : s.tasks) {
+    if (task.kind == model::TaskKind::kFirmware && updates.contains(task.method)) {
+      updates[task.method] = updates[task.method].get<int>() + 1;
+    }
+  }
   return {{"id", s.id},
           {"profile", s.profile->name},
           {"powerState", model::powerState(s)},
@@ -281,6 +288,7 @@ nlohmann::json BmcModel::snapshot() const {
             {"resetPending", s.biosResetPending}}},
           {"firmware", firmware},
           {"tasks", model::taskSummaries(s)},
+          {"firmwareUpdates", updates},
           {"sessions", s.sessions.size()},
           {"subscriptions", subscriptions},
           {"chassisPower", s.chassisOff ? "Off" : "On"},

@@ -4,6 +4,7 @@
 // starts (tasks_firmware.cpp runs it).
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "model/handlers.hpp"
 #include "model/json_util.hpp"
@@ -136,27 +137,94 @@ std::optional<HttpResponse> refusedDowngrade(const ModelState& s, const UpdateRe
   return std::nullopt;
 }
 
-// The part of a multipart body named `name` (its content), or nullopt.
-std::optional<std::string> multipartPart(const HttpRequest& request, const std::string& name) {
+// A multipart/form-data body split into its parts (name -> content); nullopt when the
+// Content-Type is not multipart/form-data with a boundary, or the body is not framed by it.
+std::optional<std::map<std::string, std::string>> multipartParts(const HttpRequest& request) {
   auto type = std::string(request.header("content-type"));
   auto at = type.find("boundary=");
-  auto named = request.body.find("name=\"" + name + "\"");
-  if (at == std::string::npos || named == std::string::npos) return std::nullopt;
+  if (lower(type).rfind("multipart/form-data", 0) != 0 || at == std::string::npos) {
+    return std::nullopt;
+  }
   auto boundary = type.substr(at + 9);
+  boundary = boundary.substr(0, boundary.find(';'));
   std::erase(boundary, '"');
-  boundary = "--" + boundary;
-  auto start = request.body.find("\r\n\r\n", named);
-  if (start == std::string::npos) return std::nullopt;
-  start += 4;
-  auto end = request.body.find("\r\n" + boundary, start);
-  return request.body.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  if (boundary.empty()) return std::nullopt;
+  const std::string delimiter = "--" + boundary;
+  const std::string& body = request.body;
+  std::map<std::string, std::string> parts;
+  auto pos = body.find(delimiter);
+  if (pos == std::string::npos) return std::nullopt;
+  while (true) {
+    pos += delimiter.size();
+    if (body.compare(pos, 2, "--") == 0) return parts;  // the closing delimiter
+    if (body.compare(pos, 2, "\r\n") != 0) return std::nullopt;
+    pos += 2;
+    auto headersEnd = body.find("\r\n\r\n", pos);
+    if (headersEnd == std::string::npos) return std::nullopt;
+    const std::string headers = body.substr(pos, headersEnd - pos);
+    auto contentStart = headersEnd + 4;
+    auto next = body.find("\r\n" + delimiter, contentStart);
+    if (next == std::string::npos) return std::nullopt;
+    // name="..." as its own parameter (not the tail of filename="...").
+    const std::string lowered = lower(headers);
+    auto named = lowered.find("name=\"");
+    while (named != std::string::npos && named > 0 &&
+           std::isalnum(static_cast<unsigned char>(lowered[named - 1])) != 0) {
+      named = lowered.find("name=\"", named + 1);
+    }
+    if (named != std::string::npos) {
+      auto nameStart = named + 6;
+      auto nameEnd = headers.find('"', nameStart);
+      if (nameEnd == std::string::npos) return std::nullopt;
+      parts[headers.substr(nameStart, nameEnd - nameStart)] =
+          body.substr(contentStart, next - contentStart);
+    }
+    pos = next + 2;
+  }
 }
 
-// The JSON of the multipart part named UpdateParameters, or an empty object.
-nlohmann::json updateParameters(const HttpRequest& request) {
-  auto part = multipartPart(request, "UpdateParameters");
-  auto parsed = part ? nlohmann::json::parse(*part, nullptr, false) : nlohmann::json::object();
-  return parsed.is_object() ? parsed : nlohmann::json::object();
+HttpResponse badPush(const ModelState& s, std::string_view messageId, std::string message,
+                     std::vector<std::string> args, std::string property = {}) {
+  return redfishError(s, 400, messageId, std::move(message), std::move(args), std::move(property));
+}
+
+// The UpdateParameters part as the DMTF defines it: a JSON object whose Targets is an array of
+// strings and whose @Redfish.OperationApplyTime is one the simulator applies (Immediate, or
+// OnReset: the simulator applies each component as its vendor does either way).
+std::optional<HttpResponse> checkUpdateParameters(const ModelState& s,
+                                                  const nlohmann::json& parameters) {
+  if (!parameters.is_object()) {
+    return badPush(s, "MalformedJSON",
+                   "The UpdateParameters part of the multipart request is not a JSON object.",
+                   {"UpdateParameters"});
+  }
+  if (const auto* targets = member(parameters, "Targets")) {
+    bool strings = targets->is_array();
+    for (const auto& t : strings ? *targets : nlohmann::json::array()) strings &= t.is_string();
+    if (!strings) {
+      return badPush(s, "PropertyValueTypeError",
+                     "The value for the property Targets of UpdateParameters is not an array of "
+                     "strings.",
+                     {targets->dump(), "Targets"}, "#/Targets");
+    }
+  }
+  if (const auto* force = member(parameters, "ForceUpdate"); force && !force->is_boolean()) {
+    return badPush(s, "PropertyValueTypeError",
+                   "The value for the property ForceUpdate of UpdateParameters is not a boolean.",
+                   {force->dump(), "ForceUpdate"}, "#/ForceUpdate");
+  }
+  if (const auto* apply = member(parameters, "@Redfish.OperationApplyTime")) {
+    const bool known = apply->is_string() && (*apply == "Immediate" || *apply == "OnReset");
+    if (!known) {
+      return badPush(s, "PropertyValueNotInList",
+                     "The value " + apply->dump() +
+                         " for the property @Redfish.OperationApplyTime of UpdateParameters is "
+                         "not in the list of acceptable values (Immediate, OnReset).",
+                     {apply->dump(), "@Redfish.OperationApplyTime"},
+                     "#/@Redfish.OperationApplyTime");
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<HttpResponse> readTargets(ModelState& s, const nlohmann::json& parameters,
@@ -242,6 +310,7 @@ HttpResponse startUpdate(ModelState& s, const UpdateRequest& request, const Imag
         "(simulated fault firmware_task_fails).";
   }
   task.keepVersions = s.faults.firmwareVersionUnchanged;
+  task.method = request.method;
   if (s.faults.vanishDuringFirmwareUpdate) {
     s.vanishedUntil = task.start + task.duration + kVanishedAfterUpdate;
   }
@@ -272,9 +341,35 @@ HttpResponse pushUpdate(ModelState& s, const HttpRequest& request, bool multipar
                         {"UpdateService", "UpdateFile"});
   }
   UpdateRequest update;
-  auto parameters = multipart ? updateParameters(request) : nlohmann::json::object();
+  update.method = multipart ? "MultipartHttpPushUri" : "HttpPushUri";
+  if (!multipart) {
+    if (auto refused = readTargets(s, nlohmann::json::object(), update)) return *refused;
+    update.pushed = request.body;
+    return startUpdate(s, update, ImageDownload{});
+  }
+  auto parts = multipartParts(request);
+  if (!parts) {
+    return badPush(s, "UnsupportedMediaType",
+                   "The request to the MultipartHttpPushUri is not a multipart/form-data body "
+                   "framed by its boundary.",
+                   {std::string(request.header("content-type"))});
+  }
+  auto parametersPart = parts->find("UpdateParameters");
+  if (parametersPart == parts->end()) {
+    return badPush(s, "ActionParameterMissing",
+                   "The multipart request requires the part UpdateParameters.",
+                   {"UpdateService.MultipartHttpPushUri", "UpdateParameters"});
+  }
+  auto filePart = parts->find("UpdateFile");
+  if (filePart == parts->end() || filePart->second.empty()) {
+    return badPush(s, "ActionParameterMissing",
+                   "The multipart request requires the part UpdateFile with the image.",
+                   {"UpdateService.MultipartHttpPushUri", "UpdateFile"});
+  }
+  auto parameters = nlohmann::json::parse(parametersPart->second, nullptr, false);
+  if (auto refused = checkUpdateParameters(s, parameters)) return *refused;
   if (auto refused = readTargets(s, parameters, update)) return *refused;
-  update.pushed = multipart ? multipartPart(request, "UpdateFile").value_or("") : request.body;
+  update.pushed = filePart->second;
   return startUpdate(s, update, ImageDownload{});
 }
 

@@ -50,6 +50,7 @@ struct Task {
   std::string version;               // what it installs; empty: each target's version bumped
   std::string failure;               // not empty: the task ends in Exception with this message
   bool keepVersions = false;         // ends Completed/OK without changing a version (fault)
+  std::string method;  // firmware: "SimpleUpdate", "MultipartHttpPushUri" or "HttpPushUri"
 };
 
 // A flashed version; `awaiting` says what must happen before the inventory shows it.
@@ -65,6 +66,7 @@ struct UpdateRequest {
   bool force = false;                // ForceUpdate
   std::string oemVersion;            // Oem.Simulator.Version (tests of the model)
   std::string pushed;                // a push's image bytes (UpdateFile part or raw body)
+  std::string method = "SimpleUpdate";  // how it came: SimpleUpdate, MultipartHttpPushUri, ...
 };
 
 struct ModelState {

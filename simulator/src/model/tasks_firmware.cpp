@@ -255,7 +255,10 @@ nlohmann::json taskSummaries(const ModelState& s) {
         {"state", stateOf(task, s.now())},
         {"percent", percentOf(task, s.now())},
         {"targets", task.targets}};
-    if (task.kind == TaskKind::kFirmware) summary["version"] = task.version;
+    if (task.kind == TaskKind::kFirmware) {
+      summary["version"] = task.version;
+      summary["method"] = task.method;
+    }
     if (!task.failure.empty()) summary["failure"] = task.failure;
     out.push_back(std::move(summary));
   }

@@ -16,6 +16,10 @@
 #include "workflows/engine.hpp"
 #include "workflows/lifecycle.hpp"
 
+namespace images {
+class ArtifactStore;
+}  // namespace images
+
 namespace workflows {
 
 inline constexpr const char* kFirmwareCampaign = "firmware_campaign";
@@ -45,6 +49,9 @@ struct DrainHook {
 struct RolloutSettings {
   RolloutTimings timings;
   DrainHook drain;
+  // The content-addressed store a multipart_push package's file is streamed from (its digest
+  // checked before each push). Null: such packages fail multipart_push_unavailable.
+  std::shared_ptr<images::ArtifactStore> artifacts;
 };
 
 // What the controller needs of the engine: starting the node runs (a weak handle to the engine

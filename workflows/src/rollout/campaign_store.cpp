@@ -153,6 +153,10 @@ PackageRef refOf(const Env& env, const inventory::FirmwarePackage& p) {
   ref.rule = parsed(p.spec.match_json, json::object());
   ref.allow_downgrade = p.spec.allow_downgrade;
   ref.min_from_version = p.spec.min_from_version;
+  ref.install_method = p.spec.install_method;
+  ref.sha256 = p.spec.sha256;
+  ref.size = p.spec.size;
+  ref.simple_update_fallback = p.spec.simple_update_fallback;
   // What a BMC downloads: the boot route re-checks the digest before it serves the bytes.
   ref.image_uri = env.life.settings.public_url + "/boot/artifacts/" + p.spec.sha256;
   return ref;

@@ -43,6 +43,10 @@ struct PackageRef {
   std::string min_from_version;  // "": installs over any version
   nlohmann::json rule;
   bool allow_downgrade = false;
+  std::string install_method = "simple_update";  // simple_update | multipart_push
+  std::string sha256;                            // the stored file (pushed by multipart_push)
+  std::int64_t size = 0;
+  bool simple_update_fallback = false;
 };
 // The package `name` at `version`; nullopt when the catalog has none.
 common::Result<std::optional<PackageRef>> findPackage(const Env& env, const std::string& name,

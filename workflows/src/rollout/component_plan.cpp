@@ -19,6 +19,34 @@ common::Error badEntry(std::size_t index, const std::string& field, const std::s
 
 bool validRule(const json& rule) { return static_cast<bool>(firmware::parseComponentRule(rule, "rule")); }
 
+// "install": {"method", "sha256", "size", "simple_update_fallback"}; absent: simple_update.
+common::Result<InstallVia> installOf(const json& entry, std::size_t index, const std::string& at) {
+  InstallVia via;
+  const json* install = redfish::member(entry, "install");
+  if (!install || install->is_null()) return via;
+  via.method = redfish::stringAt(*install, "method").value_or("simple_update");
+  via.sha256 = redfish::stringAt(*install, "sha256").value_or("");
+  via.size = redfish::intAt(*install, "size").value_or(0);
+  via.simple_update_fallback = redfish::boolAt(*install, "simple_update_fallback").value_or(false);
+  if (via.method != "simple_update" && via.method != "multipart_push") {
+    return common::fail(badEntry(index, at + ".method", "must be simple_update or multipart_push"));
+  }
+  if (via.method == "multipart_push" && via.sha256.size() != 64) {
+    return common::fail(badEntry(index, at + ".sha256", "is needed for multipart_push"));
+  }
+  return via;
+}
+
+json toJson(const InstallVia& via) {
+  json out = {{"method", via.method}};
+  if (via.method == "multipart_push") {
+    out["sha256"] = via.sha256;
+    out["size"] = via.size;
+    out["simple_update_fallback"] = via.simple_update_fallback;
+  }
+  return out;
+}
+
 }  // namespace
 
 common::Result<std::vector<ComponentUpdate>> parseComponents(const json& list) {
@@ -43,7 +71,9 @@ common::Result<std::vector<ComponentUpdate>> parseComponents(const json& list) {
       if (auto uri = redfish::stringAt(*rb, "image_uri"); uri && !uri->empty()) {
         u.rollback_image_uri = *uri;
       }
+      PROV_ASSIGN(u.rollback_install, installOf(*rb, i, "rollback.install"));
     }
+    PROV_ASSIGN(u.install, installOf(entry, i, "install"));
     if (u.component.empty()) return common::fail(badEntry(i, "component", "is missing"));
     if (!validRule(u.rule)) {
       return common::fail(badEntry(i, "rule", "needs software_id or pattern"));
@@ -63,9 +93,11 @@ json toJson(const ComponentUpdate& u) {
               {"to", u.to},               {"image_uri", u.image_uri}, {"apply", u.apply},
               {"force", u.force}};
   if (!u.min_from.empty()) out["min_from"] = u.min_from;
-  out["rollback"] = u.rollback_image_uri
-                        ? json{{"version", u.from}, {"image_uri", *u.rollback_image_uri}}
-                        : json(nullptr);
+  out["install"] = toJson(u.install);
+  out["rollback"] = u.rollback_image_uri ? json{{"version", u.from},
+                                                {"image_uri", *u.rollback_image_uri},
+                                                {"install", toJson(u.rollback_install)}}
+                                         : json(nullptr);
   return out;
 }
 
@@ -79,11 +111,29 @@ std::optional<std::vector<ComponentUpdate>> rollbackOf(
     u.to = it->from;
     u.image_uri = *it->rollback_image_uri;
     u.rollback_image_uri.reset();
+    u.install = it->rollback_install;
+    u.rollback_install = InstallVia{};
     u.min_from.clear();  // going back to what was installed before is always supported
     u.force = true;  // going back is a downgrade
     back.push_back(std::move(u));
   }
   return back;
+}
+
+MethodChoice chooseInstallMethod(const InstallVia& install, bool advertises_multipart_push,
+                                 bool advertises_simple_update) {
+  if (install.method != "multipart_push") return {"simple_update", false, {}};
+  if (advertises_multipart_push) return {"multipart_push", false, {}};
+  if (!install.simple_update_fallback) {
+    return {{},
+            false,
+            "the BMC advertises no MultipartHttpPushUri and the package does not allow "
+            "SimpleUpdate instead (simple_update_fallback)"};
+  }
+  if (!advertises_simple_update) {
+    return {{}, false, "the BMC advertises neither MultipartHttpPushUri nor SimpleUpdate"};
+  }
+  return {"simple_update", true, {}};
 }
 
 bool coversMember(const json& rule, const lifecycle::FirmwareMember& member) {

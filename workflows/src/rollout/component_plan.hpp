@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,17 @@
 #include "common/result.hpp"
 
 namespace workflows::rollout {
+
+// How a package is installed: SimpleUpdate (the BMC downloads image_uri) or a multipart push of
+// the stored file (sha256, size) to the BMC's MultipartHttpPushUri.
+struct InstallVia {
+  std::string method = "simple_update";  // simple_update | multipart_push
+  std::string sha256;                    // multipart_push: the stored file pushed
+  std::int64_t size = 0;                 // its size (0: not checked)
+  bool simple_update_fallback = false;   // multipart_push: SimpleUpdate where push is absent
+
+  bool operator==(const InstallVia&) const = default;
+};
 
 // One component of a node's plan, as the controller wrote it in the run's context.
 struct ComponentUpdate {
@@ -25,6 +37,8 @@ struct ComponentUpdate {
   bool force = false;               // ForceUpdate (a downgrade)
   std::string min_from;  // the lowest version the package installs over ("": any)
   std::optional<std::string> rollback_image_uri;  // the package of `from`, when one exists
+  InstallVia install;                             // how the package of `to` is installed
+  InstallVia rollback_install;                    // how the package of `from` is
 };
 
 // The "components" list of a run's context. InvalidArgument "invalid_components" naming the
@@ -35,6 +49,18 @@ nlohmann::json toJson(const ComponentUpdate& update);
 // The same components taken back to what they were, in reverse order; nullopt when one of
 // `touched` has no rollback image (the node cannot be rolled back).
 std::optional<std::vector<ComponentUpdate>> rollbackOf(const std::vector<ComponentUpdate>& touched);
+
+// The way one update goes to this BMC (what its UpdateService advertises): a multipart_push
+// package is pushed where a MultipartHttpPushUri is advertised; elsewhere it goes by
+// SimpleUpdate only when the package allows that (`fallback` true), else `failure` says why
+// (reason multipart_push_unsupported). simple_update packages always go by SimpleUpdate.
+struct MethodChoice {
+  std::string method;  // simple_update | multipart_push; empty with a failure
+  bool fallback = false;
+  std::string failure;  // the message of a multipart_push_unsupported failure
+};
+MethodChoice chooseInstallMethod(const InstallVia& install, bool advertises_multipart_push,
+                                 bool advertises_simple_update);
 
 bool coversMember(const nlohmann::json& rule, const lifecycle::FirmwareMember& member);
 

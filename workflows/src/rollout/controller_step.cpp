@@ -29,6 +29,10 @@ ControllerMemory memoryOf(const json& data) {
   return m;
 }
 
+InstallVia installOf(const PackageRef& package) {
+  return {package.install_method, package.sha256, package.size, package.simple_update_fallback};
+}
+
 // The planned components with the packages' URIs, apply methods and rollback images.
 common::Result<std::vector<ComponentUpdate>> resolveComponents(const Env& env,
                                                                const CampaignNodeRecord& node,
@@ -51,9 +55,13 @@ common::Result<std::vector<ComponentUpdate>> resolveComponents(const Env& env,
     u.apply = package->apply;
     u.force = package->allow_downgrade;
     u.min_from = package->min_from_version;
+    u.install = installOf(*package);
     if (!u.from.empty()) {
       PROV_ASSIGN(auto previous, packageForVersion(env, u.component, model, u.from));
-      if (previous && previous->allow_downgrade) u.rollback_image_uri = previous->image_uri;
+      if (previous && previous->allow_downgrade) {
+        u.rollback_image_uri = previous->image_uri;
+        u.rollback_install = installOf(*previous);
+      }
     }
     out.push_back(std::move(u));
   }

@@ -1,11 +1,13 @@
 #include "flash_components.hpp"
 
 #include "../lifecycle/host_control.hpp"
+#include "images/artifact_store.hpp"
 #include "inventory/node_firmware.hpp"
 #include "redfish/json.hpp"
 #include "redfish/power.hpp"
 #include "redfish/tasks.hpp"
 #include "redfish/update.hpp"
+#include "workflows/firmware/package_uri.hpp"
 
 namespace workflows::rollout {
 namespace {
@@ -32,6 +34,7 @@ json evidence(const ComponentUpdate& c, const json& current) {
   return {{"component", c.component},
           {"from", c.from},
           {"to", c.to},
+          {"method", current.value("method", "simple_update")},
           {"targets", current.value("targets", json::array())},
           {"task", current.value("task", json::object())}};
 }
@@ -88,6 +91,7 @@ class ComponentFlash {
                                 {"min_from_version", c_.min_from},
                                 {"members", check.below_min_from}});
     }
+    if (auto refused = chooseMethod(client)) return refused;
     cur_["targets"] = check.pending;
     cur_["intent_at"] = isoTime(ctx_.now());
     ctx_.event("firmware_update_intent", "updating " + describe(c_) + " on " +
@@ -99,6 +103,82 @@ class ComponentFlash {
       return StepOutcome::retry("lease_lost", "the run's lease moved on; not flashing");
     }
     return start(client);
+  }
+
+  // How this BMC gets the package (cur_["method"], decided once, before the intent): a
+  // multipart_push package is pushed where the UpdateService advertises MultipartHttpPushUri,
+  // else goes by SimpleUpdate only when the package allows it. The pushed file's digest is
+  // checked here too, so a damaged file fails before anything is recorded.
+  std::optional<StepOutcome> chooseMethod(redfish::Client& client) {
+    bool push = false;
+    bool simple = true;
+    if (c_.install.method == "multipart_push") {
+      auto caps = redfish::updateCapabilities(client);
+      if (!caps) return lifecycle::bmcTrouble("reading the UpdateService", caps.error());
+      push = !caps->multipartHttpPushUri.empty();
+      simple = caps->simpleUpdate;
+    }
+    const MethodChoice choice = chooseInstallMethod(c_.install, push, simple);
+    if (!choice.failure.empty()) {
+      return StepOutcome::fail("multipart_push_unsupported",
+                               "cannot update " + describe(c_) + ": " + choice.failure,
+                               {{"component", c_.component},
+                                {"install_method", c_.install.method},
+                                {"simple_update_fallback", c_.install.simple_update_fallback}});
+    }
+    if (choice.method == "multipart_push") {
+      auto file = packageFile();
+      if (!file) return invalidFile(file.error());
+    }
+    cur_["method"] = choice.method;
+    if (choice.fallback) {
+      cur_["method_fallback"] = true;
+      ctx_.event("firmware_method_fallback",
+                 "the BMC advertises no MultipartHttpPushUri: " + describe(c_) +
+                     " goes by SimpleUpdate (the package allows it)",
+                 {{"component", c_.component}, {"method", choice.method}});
+    }
+    return std::nullopt;
+  }
+
+  // The stored file of a multipart_push package, its digest (and size) checked again.
+  common::Result<std::filesystem::path> packageFile() const {
+    if (!env_.settings.artifacts) {
+      return common::fail(common::unavailable(
+          "multipart_push_unavailable", "this replica has no artifact store to push files from"));
+    }
+    return firmware::verifiedPackageFile(*env_.settings.artifacts, c_.install.sha256,
+                                         c_.install.size);
+  }
+
+  StepOutcome invalidFile(const common::Error& error) const {
+    return StepOutcome::fail(
+        "package_file_invalid",
+        "the package file of " + describe(c_) + " cannot be pushed: " + error.message,
+        {{"component", c_.component}, {"sha256", c_.install.sha256}, {"code", error.code}});
+  }
+
+  common::Result<redfish::TaskRef> startUpdate(redfish::Client& client, const std::string& method,
+                                               const std::vector<std::string>& targets,
+                                               std::optional<StepOutcome>& refused) {
+    if (method == "multipart_push") {
+      auto file = packageFile();
+      if (!file) {
+        refused = invalidFile(file.error());
+        return common::fail(file.error());
+      }
+      redfish::PushUpdateRequest request;
+      request.filePath = file->string();
+      request.targets = targets;
+      request.forceUpdate = c_.force;
+      request.multipartOnly = true;
+      return redfish::pushUpdate(client, request);
+    }
+    redfish::SimpleUpdateRequest request;
+    request.imageUri = c_.image_uri;
+    request.targets = targets;
+    request.forceUpdate = c_.force;
+    return redfish::simpleUpdate(client, request);
   }
 
   std::optional<StepOutcome> start(redfish::Client& client) {
@@ -120,11 +200,10 @@ class ComponentFlash {
                  "an update of " + c_.component + " is already running: " + (*running)->uri);
       return waitTask("following " + (*running)->uri);
     }
-    redfish::SimpleUpdateRequest request;
-    request.imageUri = c_.image_uri;
-    request.targets = targets;
-    request.forceUpdate = c_.force;
-    auto task = redfish::simpleUpdate(client, request);
+    const std::string method = cur_.value("method", "simple_update");
+    std::optional<StepOutcome> refused;
+    auto task = startUpdate(client, method, targets, refused);
+    if (refused) return refused;
     if (!task && task.error().kind == common::ErrorKind::kInvalidArgument) {
       return StepOutcome::fail("firmware_update_refused",
                                "the BMC refused the update of " + describe(c_) + ": " +
@@ -134,8 +213,16 @@ class ComponentFlash {
     if (!task) return lifecycle::bmcTrouble("starting the update of " + c_.component, task.error());
     cur_["task"] = {{"monitor", task->monitorUri}, {"task", task->taskUri}};
     cur_["started_at"] = isoTime(ctx_.now());
-    ctx_.event("firmware_update_started", "updating " + describe(c_),
-               {{"component", c_.component}, {"task", task->pollUri()}, {"image_uri", c_.image_uri}});
+    json started = {{"component", c_.component}, {"task", task->pollUri()}, {"method", method}};
+    if (method == "multipart_push") {
+      started["sha256"] = c_.install.sha256;
+    } else {
+      started["image_uri"] = c_.image_uri;
+    }
+    ctx_.event("firmware_update_started",
+               "updating " + describe(c_) +
+                   (method == "multipart_push" ? " (multipart push)" : " (SimpleUpdate)"),
+               started);
     return waitTask("updating " + describe(c_));
   }
 
@@ -301,6 +388,7 @@ std::optional<StepOutcome> flashComponents(const Env& env, StepContext& ctx, con
                {"to", c.to},
                {"flashed", flashed},
                {"at", isoTime(ctx.now())}};
+  if (flashed) done["method"] = current.value("method", "simple_update");
   progress["done"].push_back(done);
   progress["index"] = index + 1;
   progress["current"] = json::object();

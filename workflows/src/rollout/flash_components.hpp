@@ -1,13 +1,14 @@
 // Flashing a node's components one at a time, as a resumable state machine kept in the run's
 // context. Each component goes: intent (recorded in the database, fenced by the run's lease,
-// before the BMC is asked) -> task (SimpleUpdate, followed; an update already running for the
-// target is adopted, never started twice) -> apply (nothing, a host reset, or an AC/aux power
-// cycle of the chassis, as the package says) -> verify (FirmwareInventory re-read: every member
-// the component covers must report the new version; a task that reported success while the
-// version did not change is a failure).
+// before the BMC is asked) -> task (SimpleUpdate, or a multipart push of the stored file where
+// the package says multipart_push and the BMC advertises MultipartHttpPushUri; followed; an
+// update already running for the target is adopted, never started twice) -> apply (nothing, a host
+// reset, or an AC/aux power cycle of the chassis, as the package says) -> verify (FirmwareInventory
+// re-read: every member the component covers must report the new version; a task that reported
+// success while the version did not change is a failure).
 //
 //   data[key]: {"index": i, "done": [{"component", "from", "to", "at"}],
-//               "current": {"targets", "intent_at", "task", "started_at", "completed_at",
+//               "current": {"targets", "method", "intent_at", "task", "started_at", "completed_at",
 //                           "off_at", "applied_at"}}
 #pragma once
 

@@ -7,7 +7,9 @@
 //   "base_url", "bmc_address", "bmc_mac", "system_path", "chassis_path", "vendor", "profile"
 //                         copied from the node's lifecycle run, so the lifecycle's helpers work
 //   "components"          [{"component", "rule", "from", "to", "image_uri", "apply", "force",
-//                           "rollback": {"version", "image_uri"} | null}]   in flash order
+//                           "install": {"method", "sha256", "size", "simple_update_fallback"},
+//                           "rollback": {"version", "image_uri", "install"} | null}]
+//                         in flash order
 //   "quick_check"         true when the node runs the quick check after its update
 // and by the steps:
 //   "drain"               {"requested_at", "idle_at"}
