@@ -62,7 +62,13 @@ common::Result<Runtime> openRuntime(const ServiceOptions& o) {
   Runtime rt;
   std::string url = o.database_url;
   if (url.empty()) {
-    auto pg = PrivatePostgres::start(o.state_dir);
+    // The keys kept beside the database, which its server's user must never read.
+    const std::filesystem::path state(o.state_dir);
+    std::vector<std::string> secrets{
+        (state / "secret.key").string(),
+        (state / workflows::decommission::kCertificateKeyFile).string()};
+    if (!o.secret_key_file.empty()) secrets.push_back(o.secret_key_file);
+    auto pg = PrivatePostgres::start(o.state_dir, secrets);
     if (!pg) return common::fail(std::move(pg).error());
     rt.private_pg = std::move(pg).value();
     url = rt.private_pg->url();
