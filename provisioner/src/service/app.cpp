@@ -13,6 +13,7 @@
 
 #include "bmc_command.hpp"
 #include "cert_command.hpp"
+#include "common/data_paths.hpp"
 #include "common/secret_box.hpp"
 #include "image_local_commands.hpp"
 #include "images/artifact_store.hpp"
@@ -53,8 +54,15 @@ struct Runtime {
   std::vector<inventory::MigrationFile> migrations;
 };
 
+// Data files of the installed layout (share/provisioner/ beside bin/); the source tree when run
+// from the build dir (common/data_paths.hpp).
+std::string installedData(const std::string& sub, const char* source_path) {
+  return common::resolveDataPath(
+      {std::string(PROVISIONER_DATA_FROM_BIN) + "/" + sub, source_path, PROVISIONER_BUILD_DIR});
+}
+
 std::string migrationsDir(const ServiceOptions& o) {
-  return o.migrations_dir.empty() ? std::string(PROVISIONER_DEFAULT_MIGRATIONS_DIR)
+  return o.migrations_dir.empty() ? installedData("migrations", PROVISIONER_SOURCE_MIGRATIONS_DIR)
                                   : o.migrations_dir;
 }
 
@@ -243,10 +251,19 @@ int serve(const ServiceOptions& o) {
   http::ApiServer server(server_options, api::makeAuthenticator(rt->db, token_cache),
                          api::makeAuditSink(rt->db), metrics);
   auto secrets = std::make_shared<const common::SecretBox>(*box);
-  api::ApiContext context{
-      rt->db,      secrets, rt->migrations, metrics, PROVISIONER_DEFAULT_OPENAPI_FILE,
-      token_cache, *store,  key_ring,       {},      nullptr,
-      nullptr,     {},      nullptr};
+  api::ApiContext context{rt->db,
+                          secrets,
+                          rt->migrations,
+                          metrics,
+                          installedData("openapi.yaml", PROVISIONER_SOURCE_OPENAPI_FILE),
+                          token_cache,
+                          *store,
+                          key_ring,
+                          {},
+                          nullptr,
+                          nullptr,
+                          {},
+                          nullptr};
   context.certificate_public_key_pem = certificate_key->public_pem;
   auto port = server.bind();
   if (!port) return report(port.error());
