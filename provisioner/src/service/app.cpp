@@ -26,6 +26,7 @@
 #include "provisioner/http/logging.hpp"
 #include "provisioner/http/rbac.hpp"
 #include "provisioner/service/campaign_kick.hpp"
+#include "provisioner/service/config_file.hpp"
 #include "provisioner/service/options.hpp"
 #include "provisioner/service/private_postgres.hpp"
 #include "redfish/transport.hpp"
@@ -379,7 +380,12 @@ int runProvisioner(const std::vector<std::string>& args) {
   if (!args.empty() && args.front() == "image") {
     return image(std::vector<std::string>(args.begin() + 1, args.end()));
   }
-  auto options = parseServiceOptions(args);
+  // The settings file first (flags win); `help` reads none, so it works whatever the file holds.
+  const bool help = args.empty() || args.front() == "help" || args.front() == "--help";
+  auto expanded = help ? common::Result<std::vector<std::string>>(args)
+                       : withConfigFile(args, PROVISIONER_DEFAULT_CONFIG_FILE);
+  if (!expanded) return report(expanded.error());
+  auto options = parseServiceOptions(*expanded);
   if (!options) {
     report(options.error());
     std::cerr << serviceUsage();
