@@ -136,3 +136,41 @@ TEST_CASE("reconciliation: rack, U and MAC differences are reported",
   CHECK(m[2].actual == "aa:00:00:00:00:02");
   CHECK(r->unexpected.empty());
 }
+
+TEST_CASE("reconciliation: a node never inspected has an unknown GPU count, not 0",
+          "[integration][inventory][reconciliation]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  Id r1 = makeRack(db, "R01");
+  PurchaseOrderSpec spec;
+  spec.po_number = "PO-3";
+  spec.vendor = "NVIDIA";
+  spec.assets = {unit("SN1", "", 1), unit("SN2", "", 3)};
+  REQUIRE_OK(createPurchaseOrder(db, testBox(), spec));
+  // SN1: quarantined before inspection (no component was ever reported).
+  auto never = makeNode(db, "SN1", "", r1, 1);
+  REQUIRE_OK(setNodeState(db, never.id, "quarantined", "test", "bmc_unreachable"));
+  // SN2: inspected, and every GPU is missing: that is a real 0.
+  auto empty = makeNode(db, "SN2", "", r1, 3);
+  ObservedComponent cpu;
+  cpu.kind = "cpu";
+  cpu.slot = "CPU0";
+  cpu.serial = "SN2-CPU0";
+  ComponentReport report;
+  report.components.push_back(cpu);
+  REQUIRE_OK(reportComponents(db, empty.id, report));
+
+  auto r = reconcile(db, "PO-3");
+  REQUIRE_OK(r);
+  REQUIRE(r->received.size() == 1);
+  CHECK(r->received[0].chassis_serial == "SN1");
+  CHECK(r->received[0].mismatches.empty());
+  CHECK(r->received[0].unchecked == std::vector<std::string>{"gpu_count"});
+  REQUIRE(r->mismatched.size() == 1);
+  CHECK(r->mismatched[0].chassis_serial == "SN2");
+  CHECK(r->mismatched[0].unchecked.empty());
+  REQUIRE(r->mismatched[0].mismatches.size() == 1);
+  CHECK(r->mismatched[0].mismatches[0].field == "gpu_count");
+  CHECK(r->mismatched[0].mismatches[0].expected == "8");
+  CHECK(r->mismatched[0].mismatches[0].actual == "0");
+}

@@ -6,6 +6,7 @@
 
 #include "provisioner/http/metrics.hpp"
 
+using provisioner::http::appendCounter;
 using provisioner::http::appendGauge;
 using provisioner::http::escapeLabelValue;
 using provisioner::http::formatSampleValue;
@@ -106,4 +107,13 @@ TEST_CASE("observeRequest is safe from many threads", "[unit][http]") {
                          std::to_string(kThreads / 2 * kEach) + "\n"));
   CHECK(contains(text, "provisioner_http_request_duration_seconds_count{route=\"b\"} " +
                            std::to_string(kThreads / 2 * kEach) + "\n"));
+}
+
+TEST_CASE("a total read at scrape time is typed counter", "[unit][http]") {
+  std::string out;
+  appendCounter(out, "provisioner_db_errors_total", "Failed statements.", 2);
+  CHECK(out ==
+        "# HELP provisioner_db_errors_total Failed statements.\n"
+        "# TYPE provisioner_db_errors_total counter\n"
+        "provisioner_db_errors_total 2\n");
 }

@@ -123,6 +123,9 @@ struct ReconciledUnit {
   std::optional<Id> node_id;
   std::string node_serial;  // as found (differs when matched by BMC MAC only)
   std::vector<Mismatch> mismatches;
+  // Ordered fields that could not be compared yet: "gpu_count" while the node has never been
+  // inspected (no components reported), which is not the same as 0 GPUs.
+  std::vector<std::string> unchecked;
 };
 
 // Expected vs received: each expected unit is matched to a node by chassis serial, else by BMC

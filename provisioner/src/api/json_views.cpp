@@ -33,6 +33,7 @@ json unitJson(const inventory::ReconciledUnit& u) {
             {"node_id", orNull(u.node_id)},
             {"node_serial", u.node_serial}};
   if (!u.mismatches.empty()) j["mismatches"] = mismatches;
+  if (!u.unchecked.empty()) j["unchecked"] = u.unchecked;
   return j;
 }
 

@@ -49,19 +49,23 @@ void addPoolCollector(const ContextPtr& ctx) {
     auto gauge = [&out](std::string_view name, std::string_view help, double value) {
       http::appendGauge(out, name, help, value);
     };
+    // Totals since start: counters (promtool refuses a "_total" gauge).
+    auto counter = [&out](std::string_view name, std::string_view help, double value) {
+      http::appendCounter(out, name, help, value);
+    };
     gauge("provisioner_db_pool_connections", "Open database connections.",
           static_cast<double>(s.size));
     gauge("provisioner_db_pool_in_use", "Database connections lent out.",
           static_cast<double>(s.in_use));
     gauge("provisioner_db_pool_waiting", "Requests waiting for a database connection.",
           static_cast<double>(s.waiting));
-    gauge("provisioner_db_pool_acquired_total", "Connections handed out since start.",
-          static_cast<double>(s.acquired_total));
-    gauge("provisioner_db_errors_total", "Statements that failed with a database error.",
-          static_cast<double>(s.errors_total));
-    gauge("provisioner_db_round_trips_total",
-          "Requests sent to PostgreSQL and waited for (statements, PREPARE, BEGIN, COMMIT).",
-          static_cast<double>(s.round_trips_total));
+    counter("provisioner_db_pool_acquired_total", "Connections handed out since start.",
+            static_cast<double>(s.acquired_total));
+    counter("provisioner_db_errors_total", "Statements that failed with a database error.",
+            static_cast<double>(s.errors_total));
+    counter("provisioner_db_round_trips_total",
+            "Requests sent to PostgreSQL and waited for (statements, PREPARE, BEGIN, COMMIT).",
+            static_cast<double>(s.round_trips_total));
   });
 }
 

@@ -233,4 +233,10 @@ void appendGauge(std::string& out, std::string_view name, std::string_view help,
   appendSample(out, name, {}, formatSampleValue(value));
 }
 
+void appendCounter(std::string& out, std::string_view name, std::string_view help, double value) {
+  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
+  out.append("# TYPE ").append(name).append(" counter\n");
+  appendSample(out, name, {}, formatSampleValue(value));
+}
+
 }  // namespace provisioner::http

@@ -13,6 +13,7 @@
 
 #include "bmc_command.hpp"
 #include "cert_command.hpp"
+#include "common/data_paths.hpp"
 #include "common/secret_box.hpp"
 #include "image_local_commands.hpp"
 #include "images/artifact_store.hpp"
@@ -25,6 +26,7 @@
 #include "provisioner/http/logging.hpp"
 #include "provisioner/http/rbac.hpp"
 #include "provisioner/service/campaign_kick.hpp"
+#include "provisioner/service/config_file.hpp"
 #include "provisioner/service/options.hpp"
 #include "provisioner/service/private_postgres.hpp"
 #include "redfish/transport.hpp"
@@ -53,8 +55,15 @@ struct Runtime {
   std::vector<inventory::MigrationFile> migrations;
 };
 
+// Data files of the installed layout (share/provisioner/ beside bin/); the source tree when run
+// from the build dir (common/data_paths.hpp).
+std::string installedData(const std::string& sub, const char* source_path) {
+  return common::resolveDataPath(
+      {std::string(PROVISIONER_DATA_FROM_BIN) + "/" + sub, source_path, PROVISIONER_BUILD_DIR});
+}
+
 std::string migrationsDir(const ServiceOptions& o) {
-  return o.migrations_dir.empty() ? std::string(PROVISIONER_DEFAULT_MIGRATIONS_DIR)
+  return o.migrations_dir.empty() ? installedData("migrations", PROVISIONER_SOURCE_MIGRATIONS_DIR)
                                   : o.migrations_dir;
 }
 
@@ -62,7 +71,13 @@ common::Result<Runtime> openRuntime(const ServiceOptions& o) {
   Runtime rt;
   std::string url = o.database_url;
   if (url.empty()) {
-    auto pg = PrivatePostgres::start(o.state_dir);
+    // The keys kept beside the database, which its server's user must never read.
+    const std::filesystem::path state(o.state_dir);
+    std::vector<std::string> secrets{
+        (state / "secret.key").string(),
+        (state / workflows::decommission::kCertificateKeyFile).string()};
+    if (!o.secret_key_file.empty()) secrets.push_back(o.secret_key_file);
+    auto pg = PrivatePostgres::start(o.state_dir, secrets);
     if (!pg) return common::fail(std::move(pg).error());
     rt.private_pg = std::move(pg).value();
     url = rt.private_pg->url();
@@ -237,10 +252,19 @@ int serve(const ServiceOptions& o) {
   http::ApiServer server(server_options, api::makeAuthenticator(rt->db, token_cache),
                          api::makeAuditSink(rt->db), metrics);
   auto secrets = std::make_shared<const common::SecretBox>(*box);
-  api::ApiContext context{
-      rt->db,      secrets, rt->migrations, metrics, PROVISIONER_DEFAULT_OPENAPI_FILE,
-      token_cache, *store,  key_ring,       {},      nullptr,
-      nullptr,     {},      nullptr};
+  api::ApiContext context{rt->db,
+                          secrets,
+                          rt->migrations,
+                          metrics,
+                          installedData("openapi.yaml", PROVISIONER_SOURCE_OPENAPI_FILE),
+                          token_cache,
+                          *store,
+                          key_ring,
+                          {},
+                          nullptr,
+                          nullptr,
+                          {},
+                          nullptr};
   context.certificate_public_key_pem = certificate_key->public_pem;
   auto port = server.bind();
   if (!port) return report(port.error());
@@ -356,7 +380,12 @@ int runProvisioner(const std::vector<std::string>& args) {
   if (!args.empty() && args.front() == "image") {
     return image(std::vector<std::string>(args.begin() + 1, args.end()));
   }
-  auto options = parseServiceOptions(args);
+  // The settings file first (flags win); `help` reads none, so it works whatever the file holds.
+  const bool help = args.empty() || args.front() == "help" || args.front() == "--help";
+  auto expanded = help ? common::Result<std::vector<std::string>>(args)
+                       : withConfigFile(args, PROVISIONER_DEFAULT_CONFIG_FILE);
+  if (!expanded) return report(expanded.error());
+  auto options = parseServiceOptions(*expanded);
   if (!options) {
     report(options.error());
     std::cerr << serviceUsage();

@@ -87,6 +87,7 @@ std::map<std::string, Setter> flagSetters() {
   };
   return {
       {"--listen", text(&ServiceOptions::listen)},
+      {"--config", text(&ServiceOptions::config_file)},  // read before parsing (config_file.hpp)
       {"--database-url", text(&ServiceOptions::database_url)},
       {"--state-dir", text(&ServiceOptions::state_dir)},
       {"--migrations-dir", text(&ServiceOptions::migrations_dir)},
@@ -179,6 +180,13 @@ std::map<std::string, Setter> flagSetters() {
 
 }  // namespace
 
+std::vector<std::pair<std::string, bool>> serviceFlags() {
+  std::vector<std::pair<std::string, bool>> out;
+  for (const auto& [flag, setter] : flagSetters()) out.emplace_back(flag, false);
+  for (const auto& [flag, sw] : switches()) out.emplace_back(flag, true);
+  return out;
+}
+
 common::Result<ServiceOptions> parseServiceOptions(const std::vector<std::string>& args) {
   ServiceOptions o;
   o.database_url = envOr("PROVISIONER_DATABASE_URL", "");
@@ -263,6 +271,9 @@ commands:
   help                        this text
 
 flags:
+  --config FILE               settings, `key = value` per flag (docs/configuration.md), read
+                              before the flags, which win (default, when it exists:
+                              )" PROVISIONER_DEFAULT_CONFIG_FILE R"()
   --listen HOST:PORT          address to serve on (default 127.0.0.1:8080)
   --database-url URL          PostgreSQL URL (env PROVISIONER_DATABASE_URL); when absent a
                               private PostgreSQL is started under --state-dir

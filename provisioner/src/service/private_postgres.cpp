@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <filesystem>
 
+#include "provisioner/service/state_dir_access.hpp"
 #include "provisioner/service/subprocess.hpp"
 
 namespace provisioner::service {
@@ -50,7 +51,8 @@ common::Error startFailure(const std::string& what, const std::string& log) {
                              "private PostgreSQL: " + what + " failed; see " + log);
 }
 
-common::Result<void> prepareFolder(const fs::path& root) {
+common::Result<void> prepareFolder(const std::string& state_dir, const fs::path& root,
+                                   const std::vector<std::string>& secret_files) {
   std::error_code ec;
   fs::create_directories(root, ec);
   if (ec) {
@@ -65,6 +67,8 @@ common::Result<void> prepareFolder(const fs::path& root) {
     }
   }
   fs::permissions(root, fs::perms::owner_all, fs::perm_options::replace, ec);
+  if (geteuid() == 0)
+    PROV_TRY(letServerUserIn(state_dir, root.string(), kServerUser, secret_files));
   return common::success();
 }
 
@@ -79,7 +83,7 @@ common::Result<void> run(const std::vector<std::string>& argv, const std::string
 }  // namespace
 
 common::Result<std::unique_ptr<PrivatePostgres>> PrivatePostgres::start(
-    const std::string& state_dir) {
+    const std::string& state_dir, const std::vector<std::string>& secret_files) {
   const std::string bin = findBinDir();
   if (bin.empty()) {
     return common::fail(common::unavailable(
@@ -88,7 +92,7 @@ common::Result<std::unique_ptr<PrivatePostgres>> PrivatePostgres::start(
         "--database-url)"));
   }
   const fs::path root = fs::absolute(fs::path(state_dir) / "postgres").lexically_normal();
-  PROV_TRY(prepareFolder(root));
+  PROV_TRY(prepareFolder(state_dir, root, secret_files));
   const std::string data = (root / "data").string();
   const std::string log = (root / "server.log").string();
   const bool fresh = !fs::exists(root / "data" / "PG_VERSION");

@@ -3,13 +3,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/data_paths.hpp"
 #include "model/json_util.hpp"
 #include "model/vendor_behaviour.hpp"
 #include "simulator/bmc_model.hpp"
 #include "simulator/profile.hpp"
 
-#ifndef BMC_SIM_DEFAULT_PROFILES_DIR
-#define BMC_SIM_DEFAULT_PROFILES_DIR "simulator/profiles"
+#ifndef BMC_SIM_PROFILES_FROM_BIN
+#define BMC_SIM_PROFILES_FROM_BIN "../share/provisioner/simulator/profiles"
+#define BMC_SIM_BUILD_DIR ""
+#define BMC_SIM_SOURCE_PROFILES_DIR ""
 #endif
 
 namespace sim {
@@ -83,7 +86,10 @@ common::Result<std::shared_ptr<const Profile>> loadProfile(const std::string& na
     return common::notFound("unknown_profile", "no simulator profile named " + name);
   }
   fs::path dir =
-      profilesDir.empty() ? fs::path(BMC_SIM_DEFAULT_PROFILES_DIR) : fs::path(profilesDir);
+      profilesDir.empty()
+          ? fs::path(common::resolveDataPath(
+                {BMC_SIM_PROFILES_FROM_BIN, BMC_SIM_SOURCE_PROFILES_DIR, BMC_SIM_BUILD_DIR}))
+          : fs::path(profilesDir);
   return loadProfileFile(dir / (name + ".json"), name);
 }
 

@@ -42,6 +42,8 @@ class MetricsRegistry {
 std::string escapeLabelValue(std::string_view value);
 // Appends "# HELP", "# TYPE <name> gauge" and one unlabelled sample: a helper for collectors.
 void appendGauge(std::string& out, std::string_view name, std::string_view help, double value);
+// The same with "# TYPE <name> counter", for a total read at scrape time (name ends in _total).
+void appendCounter(std::string& out, std::string_view name, std::string_view help, double value);
 // A sample value as Prometheus writes it ("0.25", "3", "+Inf", "NaN").
 std::string formatSampleValue(double value);
 

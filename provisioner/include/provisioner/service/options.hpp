@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/result.hpp"
@@ -12,6 +13,7 @@ namespace provisioner::service {
 
 struct ServiceOptions {
   std::string command;  // "serve", "migrate", "token create", "token list", "token revoke", "help"
+  std::string config_file;  // --config: read before parsing (config_file.hpp)
   std::string listen = "127.0.0.1:8080";
   std::string database_url;  // empty: a private PostgreSQL under state_dir
   std::string state_dir = "./var";
@@ -64,5 +66,8 @@ struct ServiceOptions {
 common::Result<ServiceOptions> parseServiceOptions(const std::vector<std::string>& args);
 
 std::string serviceUsage();
+
+// Every flag parseServiceOptions takes, with whether it is a switch (takes no value).
+std::vector<std::pair<std::string, bool>> serviceFlags();
 
 }  // namespace provisioner::service

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/result.hpp"
 
@@ -11,8 +12,11 @@ namespace provisioner::service {
 
 class PrivatePostgres {
  public:
-  // Initialises `state_dir`/postgres when new, starts the server and creates the database.
-  static common::Result<std::unique_ptr<PrivatePostgres>> start(const std::string& state_dir);
+  // Initialises `state_dir`/postgres when new, starts the server and creates the database. As
+  // root the server runs as postgres; a state dir it cannot enter gets a search-only ACL entry
+  // for it, unless that would expose one of `secret_files` (state_dir_access.hpp).
+  static common::Result<std::unique_ptr<PrivatePostgres>> start(
+      const std::string& state_dir, const std::vector<std::string>& secret_files);
   ~PrivatePostgres();
   PrivatePostgres(const PrivatePostgres&) = delete;
   PrivatePostgres& operator=(const PrivatePostgres&) = delete;
