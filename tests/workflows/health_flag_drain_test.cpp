@@ -2,7 +2,8 @@
 // scheduler: the upkeep raises a drain flag and starts its drain run; the scheduler hears one
 // drain request for that node, with the flag's reason; an acknowledged flag is not acted on; an
 // rma_candidate flag drains and records the candidate; a second pass, and a second run for the
-// same flag (a replica that started one again), send nothing more.
+// same flag (a replica that started one again), send nothing more; a run resumed after it
+// recorded the action (its replica died before the hook) sends the drain once.
 #include <httplib.h>
 #include <catch2/catch.hpp>
 
@@ -190,4 +191,65 @@ TEST_CASE("a raised drain flag drains its node once through the scheduler hook",
   engine_test::drain(engine);
   CHECK(scheduler.seen().size() == 2);
   CHECK(flagOf(*t.db, "GPU-FD-A").action_run_id == a_after.action_run_id);
+}
+
+TEST_CASE("a drain run resumed after it recorded the action drains the node, once",
+          "[health][flags][actions]") {
+  auto t = engine_test::freshDb();
+  auto clock = std::make_shared<workflows::FakeClock>();
+  workflows::Engine engine(t.db, clock, workflows::EngineOptions{"test-replica"});
+  Scheduler scheduler;
+  workflows::RolloutSettings rollout;
+  rollout.drain.url = "http://127.0.0.1:" + std::to_string(scheduler.port) + "/drain";
+  const workflows::LifecycleDeps deps{t.db, nullptr, nullptr, clock};
+  engine.registerWorkflow(workflows::gpuFlagDrainWorkflow(deps, {}, rollout));
+
+  inventory::NodeSpec spec;
+  spec.chassis_serial = "NODE-FD-R";
+  auto node = inventory::createNode(*t.db, spec, "test");
+  ENGINE_REQUIRE_OK(node);
+  const auto now = std::chrono::floor<std::chrono::seconds>(clock->now());
+  h::GpuSample s;
+  s.serial = "GPU-FD-R";
+  s.temperature_c = 60;
+  ENGINE_REQUIRE_OK(
+      inventory::ingestHealthBatch(*t.db, node->id, {now - std::chrono::minutes(1), {s}}, now));
+  h::FlagDraft d;
+  d.serial = "GPU-FD-R";
+  d.rule = "nvidia.xid_drain";
+  d.severity = h::FlagSeverity::kCritical;
+  d.action = h::FlagAction::kDrain;
+  d.reason = "XID 79: fallen off the bus";
+  d.evidence_json = "{}";
+  d.raised_at = now - std::chrono::minutes(1);
+  auto raised = inventory::raiseFlags(*t.db, {d}, now);
+  ENGINE_REQUIRE_OK(raised);
+  REQUIRE(raised->raised.size() == 1);
+  const auto flag = raised->raised[0];
+
+  // The upkeep started the run; a replica ran its drain step up to the mark and died before
+  // the hook was called: the action is recorded with this run, the scheduler heard nothing.
+  workflows::StartRequest request;
+  request.kind = workflows::kGpuFlagDrain;
+  request.subject = workflows::flagDrainSubject(flag.id);
+  request.context = {{"flag_id", flag.id}, {"node_id", node->id}};
+  request.node_id = node->id;
+  request.actor = "service";
+  auto started = engine.start(request);
+  ENGINE_REQUIRE_OK(started);
+  auto marked = inventory::markFlagActionStarted(*t.db, flag.id, started->run_id, now);
+  ENGINE_REQUIRE_OK(marked);
+  REQUIRE(*marked);
+  // The upkeep's next pass plans nothing for it (the action has started) ...
+  auto pass = workflows::startFlagActions(
+      *t.db, [&engine](const workflows::StartRequest& r) { return engine.start(r); });
+  ENGINE_REQUIRE_OK(pass);
+  CHECK(pass->started == 0);
+  // ... and the resumed run does not skip the drain: one request.
+  engine_test::drain(engine);
+  auto requests = scheduler.seen();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0]["node"]["serial"] == "NODE-FD-R");
+  CHECK(requests[0]["reason"] == "drained: flag nvidia.xid_drain on GPU GPU-FD-R: " + d.reason);
+  CHECK(engine_test::runOf(*t.db, started->run_id).state == "succeeded");
 }
