@@ -163,9 +163,28 @@ common::Result<bool> markFlagActionStarted(Database& db, Id flag_id, std::option
                                            h::Seconds now) {
   return detail::withTransaction(
       db, "gpu_flag_action_started", [&](Tx& tx) -> common::Result<bool> {
-        auto r = tx.exec(detail::kFlagActionStarted, flag_id, detail::sqlTime(now), run_id);
-        return r.affected_rows() == 1;
+        const std::string at = detail::sqlTime(now);
+        auto r = tx.exec(detail::kFlagActionStarted, flag_id, at, run_id);
+        if (r.affected_rows() != 1) return false;
+        tx.exec(detail::kFlagEvent, flag_id, "flag_action_started", at, "service",
+                run_id ? "run " + std::to_string(*run_id) : std::string());
+        return true;
       });
+}
+
+common::Result<void> recordFlagActionEvent(Database& db, Id flag_id, const std::string& kind,
+                                           const std::string& note, h::Seconds now) {
+  if (kind != "flag_drained" && kind != "rma_candidate") {
+    return common::fail(
+        common::invalidArgument("invalid_kind", "no flag action event " + kind, "kind"));
+  }
+  return detail::withTransaction(db, "gpu_flag_action_event", [&](Tx& tx) -> common::Result<void> {
+    auto r = tx.exec(detail::kFlagEvent, flag_id, kind, detail::sqlTime(now), "service", note);
+    if (r.affected_rows() != 1) {
+      return common::fail(common::notFound("flag_not_found", "no flag " + std::to_string(flag_id)));
+    }
+    return common::success();
+  });
 }
 
 common::Result<GpuFlag> getFlag(Database& db, Id flag_id) {

@@ -57,7 +57,7 @@ constexpr Query kFlagEvent{"gpu_flag_event", R"(
    WHERE f.id = $1)"};
 constexpr Query kFlagActionStarted{"gpu_flag_action_started", R"(
   UPDATE gpu_flags SET action_at = $2::timestamptz, action_run_id = $3
-   WHERE id = $1 AND action_at IS NULL)"};
+   WHERE id = $1 AND action_at IS NULL AND state = 'open')"};
 
 constexpr Query kGetFlag{"get_gpu_flag",
                          "SELECT " INVENTORY_FLAG_COLUMNS " FROM gpu_flags WHERE id = $1"};

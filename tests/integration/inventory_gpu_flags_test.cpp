@@ -166,6 +166,9 @@ TEST_CASE("one open flag per GPU and rule; acknowledge and clear are recorded wi
   CHECK(*markFlagActionStarted(db, newer->raised[0].id, std::nullopt, kNow + 32min));
   CHECK_FALSE(*markFlagActionStarted(db, newer->raised[0].id, std::nullopt, kNow + 33min));
   CHECK(getFlag(db, newer->raised[0].id)->action_at == "2026-12-04T12:32:00.000000Z");
+  // Not on a flag an operator cleared (or acknowledged): their decision stands.
+  CHECK_FALSE(*markFlagActionStarted(db, f.id, std::nullopt, kNow + 34min));
+  CHECK(getFlag(db, f.id)->action_at.empty());
 }
 
 TEST_CASE("the rules' evidence is read from the roll-ups, counter state, bursts and peers",

@@ -61,9 +61,17 @@ common::Result<GpuFlag> acknowledgeFlag(Database& db, Id flag_id, const std::str
 common::Result<GpuFlag> clearFlag(Database& db, Id flag_id, const std::string& who,
                                   const std::string& note, health::Seconds now);
 
-// Records that the flag's action was started (a drain run), once: false when it already was.
+// Records that the flag's action was started (a drain run), once, and only while the flag is
+// open (an operator who acknowledged or cleared it decided): false when it already was started
+// or the flag is not open. Writes a flag_action_started event (note "run <id>").
 common::Result<bool> markFlagActionStarted(Database& db, Id flag_id, std::optional<Id> run_id,
                                            health::Seconds now);
+
+// A GPU health event about the flag's action: "flag_drained" (the scheduler has the node
+// drained) or "rma_candidate" (the GPU is a candidate for RMA; no disposition is recorded, that
+// needs the vendor's ticket). invalid_argument for another kind, not_found for an unknown flag.
+common::Result<void> recordFlagActionEvent(Database& db, Id flag_id, const std::string& kind,
+                                           const std::string& note, health::Seconds now);
 
 struct FlagFilter {
   std::optional<std::string> serial;

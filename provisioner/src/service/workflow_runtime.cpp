@@ -10,8 +10,9 @@
 #include "workflows/decommission/workflow.hpp"
 #include "workflows/discovery.hpp"
 #include "workflows/engine.hpp"
-#include "workflows/lifecycle.hpp"
+#include "workflows/health_flag_drain.hpp"
 #include "workflows/health_upkeep.hpp"
+#include "workflows/lifecycle.hpp"
 #include "workflows/reinventory.hpp"
 #include "workflows/rollout.hpp"
 
@@ -130,13 +131,19 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   const workflows::LifecycleDeps deps{db, std::move(secrets), rt->transport, clock};
   rt->engine->registerWorkflow(
       workflows::nodeDecommissionWorkflow(deps, settings, rollout, std::move(decommission)));
+  rt->engine->registerWorkflow(workflows::gpuFlagDrainWorkflow(deps, settings, rollout));
   workflows::registerRolloutWorkflows(*rt->engine, deps, settings, std::move(rollout));
   workflows::ReinventoryOptions reinventory;
   reinventory.interval = std::chrono::hours(std::max(1, o.firmware_reinventory_hours));
   reinventory.per_minute = o.firmware_reinventory_per_minute;
   rt->engine->registerWorkflow(workflows::firmwareReinventoryWorkflow(deps, settings, reinventory));
   rt->reinventory = o.firmware_reinventory_hours > 0;
-  rt->engine->registerWorkflow(workflows::gpuHealthUpkeepWorkflow(db, {}));
+  workflows::HealthUpkeepOptions upkeep;
+  workflows::Engine* owner = rt->engine.get();  // the engine outlives the workflows it runs
+  upkeep.start_run = [owner](const workflows::StartRequest& request) {
+    return owner->start(request);
+  };
+  rt->engine->registerWorkflow(workflows::gpuHealthUpkeepWorkflow(db, upkeep));
   rt->engine->registerWorkflow(workflows::nodeLifecycleWorkflow(deps, std::move(settings)));
   rt->sweeper = std::make_shared<workflows::Sweeper>(db, rt->engine);
   std::weak_ptr<workflows::Engine> weak = rt->engine;

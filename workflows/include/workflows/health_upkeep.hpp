@@ -9,6 +9,7 @@
 #include "inventory/health/retention.hpp"
 #include "workflows/clock.hpp"
 #include "workflows/engine.hpp"
+#include "workflows/health_actions.hpp"
 
 namespace workflows {
 
@@ -17,6 +18,9 @@ inline constexpr const char* kGpuHealthUpkeep = "gpu_health_upkeep";
 struct HealthUpkeepOptions {
   Duration interval{300000};  // how often the upkeep runs (roll-ups lag at most this much)
   inventory::health::RetentionSettings retention;
+  // Starts the drain runs of flags that need one (workflows/health_actions.hpp); empty: the
+  // upkeep raises flags but starts no action.
+  StartRunFn start_run;
 };
 
 WorkflowDef gpuHealthUpkeepWorkflow(inventory::DatabasePtr db, HealthUpkeepOptions options);

@@ -1,0 +1,123 @@
+// gpu_flag_drain: the node holding a flagged GPU drained through the scheduler hook (the
+// rollouts' drain path), the action recorded on the flag before the hook is called.
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include "../lifecycle/bind_step.hpp"
+#include "../rollout/node_steps.hpp"
+#include "inventory/gpu_flags.hpp"
+#include "inventory/nodes.hpp"
+#include "redfish/json.hpp"
+#include "workflows/health_flag_drain.hpp"
+
+namespace workflows {
+namespace {
+
+using rollout::Env;
+
+inventory::health::Seconds secondsOf(TimePoint t) {
+  return std::chrono::time_point_cast<std::chrono::seconds>(t);
+}
+
+common::Result<inventory::Id> flagIdOf(const StepContext& ctx) {
+  if (auto id = redfish::intAt(ctx.data(), "flag_id"); id && *id > 0) return *id;
+  return common::fail(
+      common::invalidArgument("no_flag", "the run's context names no flag_id", "flag_id"));
+}
+
+StepOutcome drainStep(const Env& env, StepContext& ctx) {
+  auto& db = *env.life.deps.db;
+  auto flag_id = flagIdOf(ctx);
+  if (!flag_id) return StepOutcome::fail("no_flag", flag_id.error().message);
+  // Recorded on the flag before the scheduler hears of it: once, and only while it is open.
+  auto marked = inventory::markFlagActionStarted(db, *flag_id, ctx.run().id, secondsOf(ctx.now()));
+  if (!marked) return StepOutcome::retry("inventory_error", marked.error().message);
+  auto flag = inventory::getFlag(db, *flag_id);
+  if (!flag) {
+    if (flag.error().kind == common::ErrorKind::kNotFound) {
+      return StepOutcome::fail("no_flag", flag.error().message);
+    }
+    return StepOutcome::retry("inventory_error", flag.error().message);
+  }
+  switch (decideFlagDrain(*flag, ctx.run().id)) {
+    case FlagDrainDecision::kOperatorDecided:
+      return StepOutcome::succeed(
+          "flag " + flag->rule + " on GPU " + flag->serial + " is " + flag->state + " by " +
+          (flag->state == "cleared" ? flag->cleared_by : flag->acknowledged_by) +
+          ": the node is not drained");
+    case FlagDrainDecision::kOtherRun:
+      return StepOutcome::succeed("flag " + std::to_string(flag->id) +
+                                  ": the action belongs to run " +
+                                  std::to_string(flag->action_run_id.value_or(0)));
+    case FlagDrainDecision::kDrain:
+      break;
+  }
+  if (!flag->node_id) return StepOutcome::fail("no_node", "the flag names no node");
+  if (!ctx.run().node_id) {
+    auto node = inventory::getNode(db, *flag->node_id);
+    if (!node) return StepOutcome::retry("inventory_error", node.error().message);
+    ctx.attachNode(node->id, node->site, node->rack);
+  }
+  if (!ctx.data().contains("node_id")) ctx.data()["node_id"] = *flag->node_id;
+  const std::string reason = flagDrainReason(*flag);
+  if (!rollout::section(ctx, "drain").contains("requested_at")) {
+    ctx.event("flag_drain", reason,
+              {{"flag_id", flag->id},
+               {"rule", flag->rule},
+               {"gpu_serial", flag->serial},
+               {"action", flag->action}});
+  }
+  return rollout::drainUntilIdle(env, ctx, reason, "drained");
+}
+
+StepOutcome drainedStep(const Env& env, StepContext& ctx) {
+  auto& db = *env.life.deps.db;
+  auto flag_id = flagIdOf(ctx);
+  if (!flag_id) return StepOutcome::fail("no_flag", flag_id.error().message);
+  auto flag = inventory::getFlag(db, *flag_id);
+  if (!flag) return StepOutcome::retry("inventory_error", flag.error().message);
+  const auto now = secondsOf(ctx.now());
+  const std::string note = "run " + std::to_string(ctx.run().id);
+  // Each event once, even when the step is tried again after one of them was written.
+  auto once = [&](const char* key, const std::string& kind) -> std::optional<StepOutcome> {
+    if (ctx.data().value(key, false)) return std::nullopt;
+    if (auto e = inventory::recordFlagActionEvent(db, flag->id, kind, note, now); !e) {
+      return StepOutcome::retry("inventory_error", e.error().message);
+    }
+    ctx.data()[key] = true;
+    if (!ctx.recordIntent()) return StepOutcome::retry("lease_lost", "the run moved on");
+    return std::nullopt;
+  };
+  if (auto stop = once("drained_event", "flag_drained")) return *stop;
+  std::string message = flagDrainReason(*flag);
+  if (flag->action == "rma_candidate") {
+    if (auto stop = once("rma_event", "rma_candidate")) return *stop;
+    ctx.event("rma_candidate",
+              "GPU " + flag->serial + " is an RMA candidate (flag " + flag->rule + ")",
+              {{"flag_id", flag->id}, {"gpu_serial", flag->serial}});
+    message += "; GPU " + flag->serial + " is an RMA candidate";
+  }
+  return StepOutcome::succeed(message);
+}
+
+}  // namespace
+
+WorkflowDef gpuFlagDrainWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
+                                 RolloutSettings settings) {
+  auto env = std::make_shared<const Env>(
+      Env{lifecycle::Env{std::move(deps), std::move(lifecycle)}, std::move(settings), {}});
+  const auto& t = env->life.settings.timings;
+  const Duration base = t.scaled(Duration(2000));
+  const Duration cap = t.scaled(Duration(120000));
+  WorkflowDef def;
+  def.kind = kGpuFlagDrain;
+  def.first_step = "drain";
+  def.steps = {
+      bindStep(env, "drain", drainStep, 10, base, cap),
+      bindStep(env, "drained", drainedStep, 10, base, cap),
+  };
+  return def;
+}
+
+}  // namespace workflows

@@ -1,0 +1,85 @@
+// Health flag -> action: which flags need which action now (pure), and the upkeep's pass that
+// starts a drain run per flag that needs one.
+#include <map>
+
+#include "inventory/nodes.hpp"
+#include "workflows/health_actions.hpp"
+
+namespace workflows {
+
+std::string flagDrainSubject(inventory::Id flag_id) {
+  return "gpu_flag:" + std::to_string(flag_id);
+}
+
+FlagActionPlan planFlagAction(const inventory::GpuFlag& flag, const std::string& node_state) {
+  if (flag.state != "open" || !flag.action_at.empty()) return FlagActionPlan::kNone;
+  if (flag.action == "reset_at_idle" || flag.action == "rerun_burn_in") {
+    return FlagActionPlan::kPendingManual;
+  }
+  if (flag.action != "drain" && flag.action != "rma_candidate") return FlagActionPlan::kNone;
+  if (!flag.node_id) return FlagActionPlan::kNoNode;
+  if (node_state == "decommissioning" || node_state == "decommission_failed" ||
+      node_state == "retired") {
+    return FlagActionPlan::kNodeOut;
+  }
+  return FlagActionPlan::kDrain;
+}
+
+FlagDrainDecision decideFlagDrain(const inventory::GpuFlag& flag, inventory::Id run_id) {
+  if (flag.state != "open") return FlagDrainDecision::kOperatorDecided;
+  if (flag.action_run_id && *flag.action_run_id == run_id) return FlagDrainDecision::kDrain;
+  return FlagDrainDecision::kOtherRun;
+}
+
+std::string flagDrainReason(const inventory::GpuFlag& flag) {
+  return "drained: flag " + flag.rule + " on GPU " + flag.serial + ": " + flag.reason;
+}
+
+common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const StartRunFn& start) {
+  FlagActionPass pass;
+  std::map<inventory::Id, std::string> node_states;
+  inventory::FlagFilter filter;
+  filter.state = "open";
+  filter.page.limit = 1000;
+  for (;;) {
+    PROV_ASSIGN(auto flags, inventory::listFlags(db, filter));
+    for (const auto& flag : flags) {
+      std::string node_state;
+      if (flag.node_id) {
+        auto known = node_states.find(*flag.node_id);
+        if (known == node_states.end()) {
+          PROV_ASSIGN(auto node, inventory::getNode(db, *flag.node_id));
+          known = node_states.emplace(*flag.node_id, node.state).first;
+        }
+        node_state = known->second;
+      }
+      switch (planFlagAction(flag, node_state)) {
+        case FlagActionPlan::kDrain: {
+          StartRequest request;
+          request.kind = kGpuFlagDrain;
+          request.subject = flagDrainSubject(flag.id);
+          request.context = {{"flag_id", flag.id}, {"node_id", *flag.node_id}};
+          request.node_id = flag.node_id;
+          request.actor = "service";
+          PROV_TRY(start(request));
+          ++pass.started;
+          break;
+        }
+        case FlagActionPlan::kPendingManual:
+          ++pass.pending_manual;
+          break;
+        case FlagActionPlan::kNoNode:
+        case FlagActionPlan::kNodeOut:
+          ++pass.skipped;
+          break;
+        case FlagActionPlan::kNone:
+          break;
+      }
+    }
+    if (static_cast<int>(flags.size()) < filter.page.limit) break;
+    filter.page.after = flags.back().id;
+  }
+  return pass;
+}
+
+}  // namespace workflows
