@@ -96,6 +96,7 @@ class ReportWriter {
       ++outcome_.removed;
     }
     if (changed_) tx_.exec(detail::kTouchNode, node_id_);
+    tx_.exec(detail::kMarkComponentsReported, node_id_);
   }
 
   const ComponentReportOutcome& outcome() const { return outcome_; }

@@ -52,6 +52,9 @@ constexpr Query kUpdateNodeState{"update_node_state",
                                  " AND (state, state_reason, state_detail)"
                                  " IS DISTINCT FROM ($2, $3, $4::jsonb)"};
 constexpr Query kTouchNode{"touch_node", "UPDATE nodes SET updated_at = now() WHERE id = $1"};
+// Every component report marks the node inspected, a report of no components too.
+constexpr Query kMarkComponentsReported{
+    "mark_components_reported", "UPDATE nodes SET components_reported_at = now() WHERE id = $1"};
 constexpr Query kSelectNodeComponents{"select_node_components",
                                       "SELECT " INVENTORY_COMPONENT_COLUMNS
                                       " FROM component_placements p"

@@ -8,13 +8,14 @@ namespace inventory::detail {
 
 constexpr Query kSelectPoId{"select_po_id", "SELECT id FROM purchase_orders WHERE po_number = $1"};
 // Each unit with the node it matches: by chassis serial, else by BMC MAC. `inspected`: the node
-// has had its components reported at least once (a node quarantined before inspection has none,
-// so its GPU count is unknown, not 0).
+// has had its components reported at least once, even as none (a node quarantined before
+// inspection has no report, so its GPU count is unknown, not 0).
 constexpr Query kSelectUnitMatches{"select_unit_matches", R"(
   SELECT e.chassis_serial, e.model, coalesce(e.bmc_mac, ''), e.gpu_count, e.rack, e.u_position,
          m.id, m.chassis_serial, m.hardware_model, coalesce(m.bmc_mac, ''), m.gpu_count, m.rack,
          m.u_position,
-         EXISTS (SELECT 1 FROM component_placements p WHERE p.node_id = m.id) AS inspected
+         coalesce((SELECT r.components_reported_at IS NOT NULL FROM nodes r WHERE r.id = m.id),
+                  false) AS inspected
     FROM expected_assets e
     LEFT JOIN LATERAL (
       SELECT * FROM (
