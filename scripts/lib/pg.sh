@@ -9,9 +9,13 @@ pg_as_owner() {
 }
 
 pg_free_port() {
-  local port
+  # Below the kernel's ephemeral range: a port from inside it can be taken, between this check
+  # and the bind, by the local end of any outgoing connection (the suite makes thousands).
+  local port low
+  read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || low=32768
+  [ "$low" -gt 12000 ] || low=32768
   for _ in $(seq 1 50); do
-    port=$((20000 + RANDOM % 40000))
+    port=$((10000 + RANDOM % (low - 10000)))
     (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return 0; }
   done
   return 1
