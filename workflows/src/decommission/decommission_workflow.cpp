@@ -20,21 +20,19 @@ WorkflowDef nodeDecommissionWorkflow(LifecycleDeps deps, LifecycleSettings lifec
   auto env = std::make_shared<const Env>(Env{
       rollout::Env{lifecycle::Env{std::move(deps), std::move(lifecycle)}, std::move(rollout), {}},
       std::move(settings)});
-  const auto& t = env->life().settings.timings;
-  const Duration base = t.scaled(Duration(2000));
-  const Duration cap = t.scaled(Duration(120000));
+  const StepBackoff backoff = bmcStepBackoff(env->life().settings.timings);
   WorkflowDef def;
   def.kind = kNodeDecommission;
   def.first_step = "drain";
   def.failure_step = "fail_decommission";
   def.steps = {
-      bindStep(env, "drain", decommission::drainStep, 6, base, cap),
-      bindStep(env, "wipe_boot", decommission::wipeBootStep, 6, base, cap),
-      bindStep(env, "wipe_result", decommission::wipeResultStep, 6, base, cap),
-      bindStep(env, "drives", decommission::drivesStep, 6, base, cap),
-      bindStep(env, "platform_reset", decommission::platformResetStep, 6, base, cap),
-      bindStep(env, "certify", decommission::certifyStep, 6, base, cap),
-      bindStep(env, "fail_decommission", decommission::failDecommissionStep, 10, base, cap),
+      bindStep(env, "drain", decommission::drainStep, 6, backoff),
+      bindStep(env, "wipe_boot", decommission::wipeBootStep, 6, backoff),
+      bindStep(env, "wipe_result", decommission::wipeResultStep, 6, backoff),
+      bindStep(env, "drives", decommission::drivesStep, 6, backoff),
+      bindStep(env, "platform_reset", decommission::platformResetStep, 6, backoff),
+      bindStep(env, "certify", decommission::certifyStep, 6, backoff),
+      bindStep(env, "fail_decommission", decommission::failDecommissionStep, 10, backoff),
   };
   return def;
 }

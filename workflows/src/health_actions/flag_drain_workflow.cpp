@@ -105,17 +105,14 @@ StepOutcome drainedStep(const Env& env, StepContext& ctx) {
 
 WorkflowDef gpuFlagDrainWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                  RolloutSettings settings) {
-  auto env = std::make_shared<const Env>(
-      Env{lifecycle::Env{std::move(deps), std::move(lifecycle)}, std::move(settings), {}});
-  const auto& t = env->life.settings.timings;
-  const Duration base = t.scaled(Duration(2000));
-  const Duration cap = t.scaled(Duration(120000));
+  auto env = rollout::makeNodeEnv(std::move(deps), std::move(lifecycle), std::move(settings));
+  const StepBackoff backoff = bmcStepBackoff(env->life.settings.timings);
   WorkflowDef def;
   def.kind = kGpuFlagDrain;
   def.first_step = "drain";
   def.steps = {
-      bindStep(env, "drain", drainStep, 10, base, cap),
-      bindStep(env, "drained", drainedStep, 10, base, cap),
+      bindStep(env, "drain", drainStep, 10, backoff),
+      bindStep(env, "drained", drainedStep, 10, backoff),
   };
   return def;
 }

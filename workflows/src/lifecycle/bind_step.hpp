@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "workflows/lifecycle.hpp"
 #include "workflows/step.hpp"
 
 namespace workflows {
@@ -20,6 +21,24 @@ StepDef bindStep(const std::shared_ptr<const Env>& env, std::string name,
   def.backoff_base = backoff_base;
   def.backoff_cap = backoff_cap;
   return def;
+}
+
+// The backoff of steps that talk to a BMC: one that is rebooting or out of sessions recovers
+// within minutes, so 2 s doubling up to 2 min (real-world durations, divided by the time scale).
+struct StepBackoff {
+  Duration base;
+  Duration cap;
+};
+
+inline StepBackoff bmcStepBackoff(const LifecycleTimings& t) {
+  return {t.scaled(Duration(2000)), t.scaled(Duration(120000))};
+}
+
+template <class Env>
+StepDef bindStep(const std::shared_ptr<const Env>& env, std::string name,
+                 StepOutcome (*fn)(const Env&, StepContext&), int max_attempts,
+                 StepBackoff backoff) {
+  return bindStep(env, std::move(name), fn, max_attempts, backoff.base, backoff.cap);
 }
 
 }  // namespace workflows

@@ -8,30 +8,22 @@
 #include "node_steps.hpp"
 
 namespace workflows {
-namespace {
-
-using rollout::Env;
-
-}  // namespace
 
 WorkflowDef nodeImageUpdateWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                     RolloutSettings settings) {
-  auto env = std::make_shared<const Env>(
-      Env{lifecycle::Env{std::move(deps), std::move(lifecycle)}, std::move(settings), {}});
-  const auto& t = env->life.settings.timings;
-  const Duration base = t.scaled(Duration(2000));
-  const Duration cap = t.scaled(Duration(120000));
+  auto env = rollout::makeNodeEnv(std::move(deps), std::move(lifecycle), std::move(settings));
+  const StepBackoff backoff = bmcStepBackoff(env->life.settings.timings);
   WorkflowDef def;
   def.kind = kNodeImageUpdate;
   def.first_step = "drain";
   def.failure_step = "recover_image";
   def.steps = {
-      bindStep(env, "drain", rollout::imageDrainStep, 6, base, cap),
-      bindStep(env, "boot_new", rollout::bootNewImageStep, 3, base, cap),
-      bindStep(env, "quick_check", rollout::imageCheckStep, 5, base, cap),
-      bindStep(env, "undrain", rollout::undrainStep, 10, base, cap),
-      bindStep(env, "recover_image", rollout::recoverImageStep, 5, base, cap),
-      bindStep(env, "check_previous", rollout::imageCheckStep, 5, base, cap),
+      bindStep(env, "drain", rollout::imageDrainStep, 6, backoff),
+      bindStep(env, "boot_new", rollout::bootNewImageStep, 3, backoff),
+      bindStep(env, "quick_check", rollout::imageCheckStep, 5, backoff),
+      bindStep(env, "undrain", rollout::undrainStep, 10, backoff),
+      bindStep(env, "recover_image", rollout::recoverImageStep, 5, backoff),
+      bindStep(env, "check_previous", rollout::imageCheckStep, 5, backoff),
   };
   return def;
 }

@@ -19,6 +19,8 @@
 //   "failure"             set by the engine before the recover step
 #pragma once
 
+#include <memory>
+
 #include "../lifecycle/lifecycle_steps.hpp"
 #include "workflows/rollout.hpp"
 
@@ -31,6 +33,14 @@ struct Env {
 
   TimePoint after(TimePoint now, Duration real_world) const { return life.after(now, real_world); }
 };
+
+// The environment of a node-level workflow that reuses the rollout steps (no controller, so no
+// start_run).
+inline std::shared_ptr<const Env> makeNodeEnv(LifecycleDeps deps, LifecycleSettings lifecycle,
+                                              RolloutSettings settings) {
+  return std::make_shared<const Env>(
+      Env{lifecycle::Env{std::move(deps), std::move(lifecycle)}, std::move(settings), {}});
+}
 
 // data()[key] as an object, created when missing.
 nlohmann::json& section(StepContext& ctx, const char* key);
