@@ -520,46 +520,37 @@ const Policy& defaultPolicy() {
         "Iglewicz and Hoaglin (1993) robust z-score 0.6745 (x - median) / MAD >= 3.5 against the "
         "same model in the same rack under similar load (GPU-days below half the group's "
         "90th-percentile power are left out), with a floor on the deviation; 3 days running";
-    {
-      Rule r = ruleOf("peer.temperature", RuleKind::kPeer, kPeer);
-      r.severity = FlagSeverity::kWarning;
-      r.action = FlagAction::kWatch;
-      r.metric = PeerMetric::kTemperature;
-      r.direction = Direction::kHigh;
+    // What every comparison with peers needs before it speaks: 3.5 robust sigma, 3 days
+    // running, 8 peers, 360 readings a day, at least half the group's load.
+    auto compared = [](Rule r, FlagSeverity severity, FlagAction action, PeerMetric metric,
+                       Direction direction) {
+      r.severity = severity;
+      r.action = action;
+      r.metric = metric;
+      r.direction = direction;
       r.z = 3.5;
+      r.min_days = 3;
+      r.min_peers = 8;
+      r.min_samples = 360;
+      r.min_load_fraction = 0.5;
+      return r;
+    };
+    {
+      Rule r = compared(ruleOf("peer.temperature", RuleKind::kPeer, kPeer), FlagSeverity::kWarning,
+                        FlagAction::kWatch, PeerMetric::kTemperature, Direction::kHigh);
       r.min_deviation = 5;  // degrees C
-      r.min_days = 3;
-      r.min_peers = 8;
-      r.min_samples = 360;
-      r.min_load_fraction = 0.5;
       p.push_back(r);
     }
     {
-      Rule r = ruleOf("peer.sm_clock", RuleKind::kPeer, kPeer);
-      r.severity = FlagSeverity::kWarning;
-      r.action = FlagAction::kRerunBurnIn;
-      r.metric = PeerMetric::kSmClock;
-      r.direction = Direction::kLow;
-      r.z = 3.5;
+      Rule r = compared(ruleOf("peer.sm_clock", RuleKind::kPeer, kPeer), FlagSeverity::kWarning,
+                        FlagAction::kRerunBurnIn, PeerMetric::kSmClock, Direction::kLow);
       r.min_relative = 0.03;
-      r.min_days = 3;
-      r.min_peers = 8;
-      r.min_samples = 360;
-      r.min_load_fraction = 0.5;
       p.push_back(r);
     }
     {
-      Rule r = ruleOf("peer.power", RuleKind::kPeer, kPeer);
-      r.severity = FlagSeverity::kInfo;
-      r.action = FlagAction::kWatch;
-      r.metric = PeerMetric::kPower;
-      r.direction = Direction::kHigh;
-      r.z = 3.5;
+      Rule r = compared(ruleOf("peer.power", RuleKind::kPeer, kPeer), FlagSeverity::kInfo,
+                        FlagAction::kWatch, PeerMetric::kPower, Direction::kHigh);
       r.min_relative = 0.10;
-      r.min_days = 3;
-      r.min_peers = 8;
-      r.min_samples = 360;
-      r.min_load_fraction = 0.5;
       p.push_back(r);
     }
     const char* kDrift =
@@ -569,34 +560,20 @@ const Policy& defaultPolicy() {
         "running (Iglewicz and Hoaglin's 3.5; a GPU that always ran hot is not news, one "
         "getting hotter is)";
     {
-      Rule r = ruleOf("trend.temperature_drift", RuleKind::kPeerDrift, kDrift);
-      r.severity = FlagSeverity::kWarning;
-      r.action = FlagAction::kRerunBurnIn;
-      r.metric = PeerMetric::kTemperature;
-      r.direction = Direction::kHigh;
-      r.z = 3.5;
+      Rule r = compared(ruleOf("trend.temperature_drift", RuleKind::kPeerDrift, kDrift),
+                        FlagSeverity::kWarning, FlagAction::kRerunBurnIn, PeerMetric::kTemperature,
+                        Direction::kHigh);
       r.min_deviation = 3;  // degrees C
-      r.min_days = 3;
       r.min_baseline_days = 7;
-      r.min_peers = 8;
-      r.min_samples = 360;
-      r.min_load_fraction = 0.5;
       r.load_adjust = true;
       p.push_back(r);
     }
     {
-      Rule r = ruleOf("trend.sm_clock_drift", RuleKind::kPeerDrift, kDrift);
-      r.severity = FlagSeverity::kWarning;
-      r.action = FlagAction::kRerunBurnIn;
-      r.metric = PeerMetric::kSmClock;
-      r.direction = Direction::kLow;
-      r.z = 3.5;
+      Rule r = compared(ruleOf("trend.sm_clock_drift", RuleKind::kPeerDrift, kDrift),
+                        FlagSeverity::kWarning, FlagAction::kRerunBurnIn, PeerMetric::kSmClock,
+                        Direction::kLow);
       r.min_relative = 0.015;
-      r.min_days = 3;
       r.min_baseline_days = 7;
-      r.min_peers = 8;
-      r.min_samples = 360;
-      r.min_load_fraction = 0.5;
       p.push_back(r);
     }
     {
