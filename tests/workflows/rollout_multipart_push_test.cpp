@@ -182,3 +182,72 @@ TEST_CASE("a run resumed after a crash adopts the running push instead of pushin
   CHECK(bench.snapshot()["tasks"].size() == 1);
   CHECK(r.bmcVersion() == "24.10.1");
 }
+
+namespace {
+
+// An HPE iLO 5: its UpdateService offers SimpleUpdate and a raw HttpPushUri, no multipart push.
+BenchOptions iloNode() {
+  BenchOptions options;
+  options.profile = "hpe-dl385";
+  options.system_path = "/redfish/v1/Systems/1";
+  return options;
+}
+
+const char* kIloMember = "/redfish/v1/UpdateService/FirmwareInventory/1";
+
+json pushedIlo(const std::pair<std::string, std::int64_t>& file, bool fallback) {
+  json c = pushedBmc("2.78", file);
+  c["rule"] = {{"pattern", "iLO"}};
+  c["from"] = "2.72 Sep 04 2022";
+  // What a SimpleUpdate fetches; the simulator takes the version from the query.
+  c["image_uri"] = "http://127.0.0.1:9/ilo5.bin?version=2.78";
+  c["install"]["simple_update_fallback"] = fallback;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("a BMC without MultipartHttpPushUri gets the package by SimpleUpdate when it allows",
+          "[rollout][multipart]") {
+  Store store;
+  Bench bench(iloNode());
+  Rollout r(bench, store.store);
+  bench.data()["components"] = json::array({pushedIlo(store.add("2.78"), true)});
+
+  auto first = r.run();
+  INFO(describe(first));
+  REQUIRE(first.kind == Kind::kWait);
+  CHECK(first.waiting_for == "firmware_task");
+  CHECK(bench.data()["flash"]["current"]["method"] == "simple_update");
+  CHECK(bench.data()["flash"]["current"]["method_fallback"] == true);
+  CHECK(bench.requestCount("POST", "SimpleUpdate") == 1);
+  CHECK(bench.requestCount("POST", "/cgi-bin/uploadFile") == 0);
+
+  auto done = r.drive();
+  INFO(describe(done));
+  INFO(bench.data().dump());
+  REQUIRE(done.kind == Kind::kNext);
+  const json snapshot = bench.snapshot();
+  CHECK(snapshot["firmware"][kIloMember].value("version", "") == "2.78");
+  CHECK(snapshot["firmwareUpdates"]["SimpleUpdate"] == 1);
+  CHECK(snapshot["firmwareUpdates"]["HttpPushUri"] == 0);
+  CHECK(snapshot["firmwareUpdates"]["MultipartHttpPushUri"] == 0);
+  CHECK(bench.data()["flash"]["done"][0]["method"] == "simple_update");
+}
+
+TEST_CASE("a BMC without MultipartHttpPushUri fails the node when the package forbids SimpleUpdate",
+          "[rollout][multipart]") {
+  Store store;
+  Bench bench(iloNode());
+  Rollout r(bench, store.store);
+  bench.data()["components"] = json::array({pushedIlo(store.add("2.78"), false)});
+
+  auto outcome = r.run();
+  INFO(describe(outcome));
+  REQUIRE(outcome.kind == Kind::kFail);
+  CHECK(outcome.reason == "multipart_push_unsupported");
+  CHECK_FALSE(bench.data()["flash"]["current"].contains("intent_at"));
+  CHECK(bench.requestCount("POST", "SimpleUpdate") == 0);
+  CHECK(bench.requestCount("POST", "/cgi-bin/uploadFile") == 0);
+  CHECK(bench.snapshot()["tasks"].empty());
+}

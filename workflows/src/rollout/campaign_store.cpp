@@ -1,5 +1,7 @@
 #include "campaign_store.hpp"
 
+#include <algorithm>
+
 #include "../lifecycle/host_control.hpp"
 #include "inventory/campaigns.hpp"
 #include "inventory/firmware_packages.hpp"
@@ -106,7 +108,11 @@ common::Result<void> setCampaignNode(const Env& env, std::int64_t campaign_id,
   u.detail_json = detail.dump();
   u.run_id = run_id;
   u.actor = kActor;
-  u.now = now;
+  // Stamped when the transition is written, not when the step began: a controller step that
+  // began before a node released its slot admits the next node after it, and the timeline
+  // must show that order (the bench computes the caps from these times).
+  const auto& clock = env.life.deps.clock;
+  u.now = clock ? std::max(now, clock->now()) : now;
   PROV_TRY(inventory::updateCampaignNode(*env.life.deps.db, u));
   return common::success();
 }
