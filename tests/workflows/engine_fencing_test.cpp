@@ -290,3 +290,51 @@ TEST_CASE("Engine heartbeat thread renews the leases of executing steps on its o
   CHECK(beating.stats().outcomes_lost == 0);
   CHECK(actorOf(*r.t.db, id, "succeeded") == "replica-3");
 }
+
+TEST_CASE("Engine kill point: the replica dies after its call, the next owner checks the world",
+          "[engine][lease][fencing][kill]") {
+  engine_test::TestDb t = engine_test::freshDb();
+  auto clock = std::make_shared<workflows::FakeClock>();
+  auto dying = Replicas::options("replica-1");
+  dying.die_before_commit = [](const workflows::RunInfo&, const StepOutcome&) { return true; };
+  workflows::Engine first{t.db, clock, dying};
+  workflows::Engine second{t.db, clock, Replicas::options("replica-2")};
+  std::atomic<int> flashes{0};
+  auto step = [&](StepContext& ctx) {
+    // Resumed with an intent: look at the world (here, the flash count) before acting again.
+    if (ctx.data().contains("flash_intent") && flashes > 0) {
+      return StepOutcome::succeed("found flashed");
+    }
+    return flashOnce(ctx, flashes);
+  };
+  first.registerWorkflow(engine_test::oneStep("flash", step));
+  second.registerWorkflow(engine_test::oneStep("flash", step));
+  workflows::StartRequest req;
+  req.kind = "flash";
+  req.subject = "node-1";
+  req.actor = "test";
+  auto started = first.start(req);
+  ENGINE_REQUIRE_OK(started);
+  const auto id = started->run_id;
+
+  auto ran = first.runOnce();
+  ENGINE_REQUIRE_OK(ran);
+  CHECK(*ran == 1);
+  CHECK(flashes == 1);
+  auto run = runOf(*t.db, id);
+  CHECK(run.state == "running");
+  CHECK(run.lease_owner == "replica-1");  // the dead replica's lease stands until it expires
+  CHECK(contextOf(*t.db, id).contains("flash_intent"));
+  CHECK(engine_test::countKind(engine_test::eventKinds(*t.db, id), "step_completed") == 0);
+
+  auto early = second.runOnce();
+  ENGINE_REQUIRE_OK(early);
+  CHECK(*early == 0);
+  clock->advance(61s);
+  auto resumed = second.runOnce();
+  ENGINE_REQUIRE_OK(resumed);
+  CHECK(*resumed == 1);
+  CHECK(flashes == 1);
+  CHECK(runOf(*t.db, id).state == "succeeded");
+  CHECK(actorOf(*t.db, id, "succeeded") == "replica-2");
+}

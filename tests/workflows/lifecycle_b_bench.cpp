@@ -113,6 +113,46 @@ workflows::StepOutcome Bench::run(const std::string& name, const StepFn& step) {
   return outcome;
 }
 
+namespace {
+struct KilledAtIntent {};
+}  // namespace
+
+int Bench::killedRun(const std::string& name, const StepFn& step, int die_at_intent) {
+  workflows::RunInfo info;
+  info.id = 1;
+  info.kind = workflows::kNodeLifecycle;
+  info.subject = "bench";
+  info.step = name;
+  info.node_id = node_id_;
+  info.site = "dc1";
+  info.rack = "r01";
+  workflows::StepContext ctx(info, data_, clock_->now());
+  int intents = 0;
+  nlohmann::json persisted = data_;
+  workflows::LeaseFence fence;
+  fence.confirm = [] { return true; };
+  fence.record = [&](const nlohmann::json& context) {
+    persisted = context;
+    if (++intents == die_at_intent) throw KilledAtIntent{};
+    return true;
+  };
+  ctx.installFence(std::move(fence));
+  try {
+    (void)step(env_, ctx);
+  } catch (const KilledAtIntent&) {
+  }
+  data_ = persisted;
+  return intents;
+}
+
+int Bench::runAndDie(const std::string& name, const StepFn& step) {
+  return killedRun(name, step, 0);
+}
+
+int Bench::runAndDieAtIntent(const std::string& name, const StepFn& step, int nth) {
+  return killedRun(name, step, nth);
+}
+
 nlohmann::json Bench::snapshot() const {
   return required(fleet_->snapshot(bmc_id_));
 }

@@ -38,6 +38,14 @@ class Bench {
 
   // Runs `step` once against the run's data as it stands now; the data it leaves is kept.
   workflows::StepOutcome run(const std::string& name, const StepFn& step);
+  // Kill points: `step` runs as a replica that dies before its outcome is written, so only what
+  // its recordIntent() calls wrote to the run survives (data() becomes the last of them; the
+  // step's events are lost). runAndDie: dies after the step returned, i.e. after its calls to the
+  // BMC. runAndDieAtIntent: dies inside the `nth` recordIntent() (1-based), right after the
+  // write, so the call that intent announces is never sent. Returns the number of intents
+  // recorded.
+  int runAndDie(const std::string& name, const StepFn& step);
+  int runAndDieAtIntent(const std::string& name, const StepFn& step, int nth);
   nlohmann::json& data() { return data_; }
   const std::vector<std::string>& events() const { return events_; }
 
@@ -54,6 +62,8 @@ class Bench {
   workflows::lifecycle::Env& env() { return env_; }
 
  private:
+  int killedRun(const std::string& name, const StepFn& step, int die_at_intent);
+
   inventory::DatabasePtr db_;
   std::unique_ptr<sim::Fleet> fleet_;
   std::shared_ptr<redfish::Transport> transport_;

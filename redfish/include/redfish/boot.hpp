@@ -24,4 +24,15 @@ std::string_view toString(BootTarget target);
 common::Result<void> setOneTimeBoot(Client& client, const std::string& systemPath,
                                     const BootOverride& boot, const Quirks& quirks = {});
 
+// The system's boot override as it stands: what the next boot will take.
+struct BootOverrideState {
+  std::string enabled;  // "Once", "Continuous", "Disabled" ("" when not reported)
+  std::string target;   // "Pxe", "UefiHttp", "None", ...
+};
+common::Result<BootOverrideState> readBootOverride(Client& client, const std::string& systemPath);
+
+// The one-time override to `target` is still set: no boot has taken it yet (BIOS consumes a
+// "Once" override at POST and the BMC sets it back to Disabled).
+bool oneTimeBootPending(const BootOverrideState& state, BootTarget target);
+
 }  // namespace redfish

@@ -48,4 +48,20 @@ common::Result<void> setOneTimeBoot(Client& client, const std::string& systemPat
   return common::success();
 }
 
+common::Result<BootOverrideState> readBootOverride(Client& client, const std::string& systemPath) {
+  PROV_ASSIGN(auto system, ops::getResource(client, systemPath));
+  const Json* boot = member(system.body, "Boot");
+  if (boot == nullptr || !boot->is_object()) {
+    return ops::notSupported("system " + systemPath + " has no Boot properties");
+  }
+  BootOverrideState state;
+  state.enabled = stringAt(*boot, "BootSourceOverrideEnabled").value_or("");
+  state.target = stringAt(*boot, "BootSourceOverrideTarget").value_or("");
+  return state;
+}
+
+bool oneTimeBootPending(const BootOverrideState& state, BootTarget target) {
+  return state.enabled == "Once" && state.target == toString(target);
+}
+
 }  // namespace redfish

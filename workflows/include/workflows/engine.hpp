@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,11 @@ struct EngineOptions {
   // zero: never (a step that outlasts the lease loses its run). Only with start(); runOnce()
   // callers renew with renewLeases().
   std::optional<Duration> heartbeat = std::nullopt;
+  // Tests only, a deterministic kill point: asked after each step returns and before its outcome
+  // is written; true makes this execution end as if the replica had died there (its calls made,
+  // its recorded intents kept, its outcome and events never written, its lease left to expire),
+  // so a take-over by another engine is tested without signals or sleeps.
+  std::function<bool(const RunInfo& run, const StepOutcome& outcome)> die_before_commit = {};
 };
 
 struct StartRequest {

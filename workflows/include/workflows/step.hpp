@@ -113,7 +113,15 @@ struct StepDef {
   int max_attempts = 5;         // tries, the first included, before a kRetry becomes a failure
   Duration backoff_base{1000};  // doubled per failed try, jittered, capped
   Duration backoff_cap{60000};
+  // What the step changes outside the service's database (a BMC, a host, the scheduler, a
+  // signature), by name. docs/workflows.md lists each with its intent record and resume check;
+  // a test fails when a registered step is in neither that table nor its list of steps
+  // without side effects.
+  std::vector<std::string> side_effects = {};
 };
+
+// `step` with its side effects declared.
+StepDef withSideEffects(StepDef step, std::vector<std::string> effects);
 
 struct WorkflowDef {
   std::string kind;

@@ -26,12 +26,18 @@ WorkflowDef nodeDecommissionWorkflow(LifecycleDeps deps, LifecycleSettings lifec
   def.first_step = "drain";
   def.failure_step = "fail_decommission";
   def.steps = {
-      bindStep(env, "drain", decommission::drainStep, 6, backoff),
-      bindStep(env, "wipe_boot", decommission::wipeBootStep, 6, backoff),
+      withSideEffects(bindStep(env, "drain", decommission::drainStep, 6, backoff),
+                      {"scheduler_drain"}),
+      withSideEffects(bindStep(env, "wipe_boot", decommission::wipeBootStep, 6, backoff),
+                      {"network_boot"}),
       bindStep(env, "wipe_result", decommission::wipeResultStep, 6, backoff),
-      bindStep(env, "drives", decommission::drivesStep, 6, backoff),
-      bindStep(env, "platform_reset", decommission::platformResetStep, 6, backoff),
-      bindStep(env, "certify", decommission::certifyStep, 6, backoff),
+      withSideEffects(bindStep(env, "drives", decommission::drivesStep, 6, backoff),
+                      {"drive_erase"}),
+      withSideEffects(bindStep(env, "platform_reset", decommission::platformResetStep, 6, backoff),
+                      {"bios_reset_defaults", "system_decommission", "bmc_reset_defaults",
+                       "bmc_account_removal"}),
+      withSideEffects(bindStep(env, "certify", decommission::certifyStep, 6, backoff),
+                      {"certificate_signing"}),
       bindStep(env, "fail_decommission", decommission::failDecommissionStep, 10, backoff),
   };
   return def;

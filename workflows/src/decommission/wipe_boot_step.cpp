@@ -80,18 +80,21 @@ StepOutcome wipeBootStep(const Env& env, StepContext& ctx) {
   if (!task) return StepOutcome::retry("inventory_error", task.error().message);
 
   lifecycle::NetworkBoot boot;
-  if (auto trouble = lifecycle::bootIntoNetwork(env.life(), ctx, boot)) return *trouble;
+  if (auto trouble = lifecycle::bootIntoNetwork(env.life(), ctx, wipe, boot)) return *trouble;
   const int boots = static_cast<int>(redfish::intAt(wipe, "boots").value_or(0)) + 1;
   wipe["task_id"] = task->id;
   wipe["boots"] = boots;
   wipe["booted_at"] = lifecycle::isoTime(ctx.now());
+  const std::string how = boot.adopted ? "found the host already booting the one-time " +
+                                             boot.target + " boot (asked before a take-over)"
+                                       : "one-time " + boot.target + " boot and " + boot.reset_type;
   ctx.event("network_boot",
-            "one-time " + boot.target + " boot and " + boot.reset_type + " into the " +
-                env.settings.wipe_channel + " image (boot " + std::to_string(boots) +
-                ") for wipe task " + std::to_string(task->id),
+            how + " into the " + env.settings.wipe_channel + " image (boot " +
+                std::to_string(boots) + ") for wipe task " + std::to_string(task->id),
             {{"task_id", task->id},
              {"boots", boots},
              {"target", boot.target},
+             {"adopted", boot.adopted},
              {"channel", env.settings.wipe_channel}});
   return StepOutcome::next("wipe_result", "booting into the wipe image");
 }

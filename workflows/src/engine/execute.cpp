@@ -289,6 +289,11 @@ void Engine::Impl::execute(const WorkflowRun& run) {
     early = StepOutcome::fail("bad_context", "the run's context is not a JSON object");
   }
   StepOutcome outcome = early ? *early : callStep(*step, ctx);
+  if (options.die_before_commit && options.die_before_commit(ctx.run(), outcome)) {
+    spdlog::warn("workflow run {}: kill point after step {}: outcome not written", run.id,
+                 run.step);
+    return;
+  }
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 

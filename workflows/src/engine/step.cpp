@@ -64,4 +64,9 @@ bool StepContext::recordIntent() {
   return fence_.record ? fence_.record(data_) : true;
 }
 
+StepDef withSideEffects(StepDef step, std::vector<std::string> effects) {
+  step.side_effects = std::move(effects);
+  return step;
+}
+
 }  // namespace workflows

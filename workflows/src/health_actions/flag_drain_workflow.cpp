@@ -111,7 +111,7 @@ WorkflowDef gpuFlagDrainWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle
   def.kind = kGpuFlagDrain;
   def.first_step = "drain";
   def.steps = {
-      bindStep(env, "drain", drainStep, 10, backoff),
+      withSideEffects(bindStep(env, "drain", drainStep, 10, backoff), {"scheduler_drain"}),
       bindStep(env, "drained", drainedStep, 10, backoff),
   };
   return def;

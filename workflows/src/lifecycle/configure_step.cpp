@@ -1,14 +1,19 @@
 // configure: the profile's BIOS settings, validated against the BIOS attribute registry, only the
 // difference PATCHed (pending until the next boot), the host reset, the values verified after.
 //
-//   data "bios": {"applied": {...}, "patched_at"}   PATCH done, persisted before the reset
-//                + {"reset_at", "reset_type"}         reset done; now verifying until the timeout
+//   data "bios": {"intent": {...}, "intent_at"}      about to PATCH (written to the run first)
+//                {"applied": {...}, "patched_at"}   PATCH done, persisted before the reset
+//                + {"reset_intent_at"}              about to reset (written to the run first)
+//                + {"reset_at", "reset_type"}       reset done; now verifying until the timeout
+// A resumed step that finds an intent reads the BIOS and its pending settings before acting again
+// (resume_checks.hpp): a PATCH or a reset is asked of the BMC once, whichever replica dies when.
 #include <algorithm>
 
 #include "host_control.hpp"
 #include "redfish/bios.hpp"
 #include "redfish/errors.hpp"
 #include "redfish/json.hpp"
+#include "resume_checks.hpp"
 
 namespace workflows::lifecycle {
 namespace {
@@ -78,6 +83,9 @@ StepOutcome applyDifference(const Env& env, StepContext& ctx, redfish::Client& c
   if (redfish::biosDiff(bios->attributes, desired).empty()) {
     return configured(env, ctx, "BIOS settings already as the profile asks");
   }
+  ctx.data()["bios"] = {{"intent", redfish::biosDiff(bios->attributes, desired)},
+                        {"intent_at", isoTime(ctx.now())}};
+  if (!ctx.recordIntent()) return leaseLost("PATCHing the BIOS settings");
   auto applied = redfish::applyBiosSettings(client, system, desired, *quirks);
   if (!applied && refusedByBmc(applied.error())) {
     const auto& e = applied.error();
@@ -100,9 +108,11 @@ StepOutcome applyDifference(const Env& env, StepContext& ctx, redfish::Client& c
 StepOutcome resetForBios(const Env& env, StepContext& ctx, redfish::Client& client) {
   auto quirks = quirksOf(client, ctx);
   if (!quirks) return bmcTrouble("reading the service root", quirks.error());
+  auto& bios = ctx.data()["bios"];
+  bios["reset_intent_at"] = isoTime(ctx.now());
+  if (!ctx.recordIntent()) return leaseLost("resetting the host to apply BIOS settings");
   auto reset = bootHost(client, systemPathOf(ctx), *quirks);
   if (!reset) return bmcTrouble("resetting the host to apply BIOS settings", reset.error());
-  auto& bios = ctx.data()["bios"];
   bios["reset_at"] = isoTime(ctx.now());
   bios["reset_type"] = reset->resetType;
   const auto& t = env.settings.timings;
@@ -140,6 +150,67 @@ StepOutcome verifyApplied(const Env& env, StepContext& ctx, redfish::Client& cli
       {{"attributes", *missing}, {"expected", applied}});
 }
 
+// The BIOS as it stands: current values and pending settings.
+struct BiosNow {
+  json current, pending;
+};
+common::Result<BiosNow> readBiosNow(StepContext& ctx, redfish::Client& client) {
+  PROV_ASSIGN(auto bios, redfish::readBios(client, systemPathOf(ctx)));
+  PROV_ASSIGN(auto pending, redfish::readPendingBios(client, bios));
+  return BiosNow{bios.attributes, pending};
+}
+
+// A PATCH intent without its answer: a replica died between asking and committing.
+StepOutcome resumePatch(const Env& env, StepContext& ctx, redfish::Client& client,
+                        const json& desired) {
+  auto now = readBiosNow(ctx, client);
+  if (!now) return bmcTrouble("reading the BIOS after a take-over", now.error());
+  json& bios = ctx.data()["bios"];
+  const json intent = bios["intent"];
+  switch (decideBiosPatchResume(intent, now->current, now->pending)) {
+    case BiosPatchResume::kPatch:
+      return applyDifference(env, ctx, client, desired);
+    case BiosPatchResume::kApplied:
+      // Already current: the PATCH and a boot both happened; verify as after a reset.
+      bios = {{"applied", intent},
+              {"patched_at", bios["intent_at"]},
+              {"reset_at", isoTime(ctx.now())},
+              {"reset_type", "adopted"}};
+      return verifyApplied(env, ctx, client);
+    case BiosPatchResume::kPending:
+      break;
+  }
+  bios = {{"applied", intent}, {"patched_at", bios["intent_at"]}};
+  const auto names = joined(keysOf(intent));
+  ctx.event(
+      "bios_patched",
+      "BIOS settings " + names + " found pending (PATCHed before a take-over), not sent again",
+      {{"applied", intent}, {"adopted", true}});
+  return StepOutcome::waitUntil(ctx.now(), "host_reset", "BIOS settings " + names + " pending");
+}
+
+// A reset intent without its answer: did the host boot (the pending values taken)?
+StepOutcome resumeReset(const Env& env, StepContext& ctx, redfish::Client& client) {
+  auto now = readBiosNow(ctx, client);
+  if (!now) return bmcTrouble("reading the BIOS after a take-over", now.error());
+  json& bios = ctx.data()["bios"];
+  const auto asked = timeAt(bios, "reset_intent_at").value_or(ctx.now());
+  const auto& t = env.settings.timings;
+  switch (decideBiosResetResume(bios["applied"], now->current, now->pending, asked, ctx.now(),
+                                t.scaled(t.power_settle))) {
+    case BiosResetResume::kResetTook:
+      bios["reset_at"] = bios["reset_intent_at"];
+      bios["reset_type"] = "adopted";
+      return verifyApplied(env, ctx, client);
+    case BiosResetResume::kAwaitPost:
+      return StepOutcome::waitUntil(
+          std::min(env.after(ctx.now(), t.poll), asked + t.scaled(t.power_settle)), "bios_applied",
+          "the reset asked before a take-over may still be reaching POST");
+    case BiosResetResume::kResetNow:
+      break;
+  }
+  return resetForBios(env, ctx, client);
+}
 }  // namespace
 
 StepOutcome configureStep(const Env& env, StepContext& ctx) {
@@ -159,7 +230,13 @@ StepOutcome configureStep(const Env& env, StepContext& ctx) {
   if (bios != nullptr && redfish::stringAt(*bios, "reset_at")) {
     return verifyApplied(env, ctx, **client);
   }
+  if (bios != nullptr && redfish::stringAt(*bios, "reset_intent_at")) {
+    return resumeReset(env, ctx, **client);
+  }
   if (bios != nullptr && redfish::member(*bios, "applied")) return resetForBios(env, ctx, **client);
+  if (bios != nullptr && redfish::member(*bios, "intent")) {
+    return resumePatch(env, ctx, **client, desired);
+  }
   return applyDifference(env, ctx, **client, desired);
 }
 

@@ -38,7 +38,7 @@ std::string text(const json& fw, const char* key) {
 
 void clearCurrent(json& fw) {
   for (const char* key : {"target", "name", "from", "to", "image_uri", "intent_at", "task",
-                          "started_at", "completed_at", "reset_at"}) {
+                          "started_at", "completed_at", "reset_intent_at", "reset_at"}) {
     fw.erase(key);
   }
 }
@@ -214,10 +214,20 @@ StepOutcome verifyUpdate(const Env& env, StepContext& ctx, redfish::Client& clie
                         text(fw, "name") + " is " + member->version +
                             " after the update, still below the minimum " + text(fw, "to"));
   }
+  if (member && !has(fw, "reset_at") && has(fw, "reset_intent_at")) {
+    // A replica died around this reset. Firmware applied at boot may flash for many minutes
+    // during POST, where a second reset could brick the part: assume the reset was sent and
+    // verify until the deadline (the rare kill between the intent and the call ends
+    // firmware_not_applied, for an operator's retry, rather than risking that).
+    fw["reset_at"] = fw["reset_intent_at"];
+    return waitPoll(env, ctx, deadline, "firmware_applied", "waiting for " + describe(fw));
+  }
   if (member && !has(fw, "reset_at")) {
     // Unchanged after a completed task: the BMC applies this one when the host boots.
     auto quirks = quirksOf(client, ctx);
     if (!quirks) return bmcTrouble("reading the service root", quirks.error());
+    fw["reset_intent_at"] = isoTime(ctx.now());
+    if (!ctx.recordIntent()) return leaseLost("resetting the host to apply firmware");
     auto reset = bootHost(client, systemPathOf(ctx), *quirks);
     if (!reset) return bmcTrouble("resetting the host to apply firmware", reset.error());
     fw["reset_at"] = isoTime(ctx.now());

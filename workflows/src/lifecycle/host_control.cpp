@@ -100,23 +100,6 @@ redfish::BootOverride networkBootOverride(const Env& env) {
   return boot;
 }
 
-std::optional<StepOutcome> bootIntoNetwork(const Env& env, StepContext& ctx, NetworkBoot& done) {
-  auto client = env.bmc(ctx);
-  if (!client) return bmcTrouble("connecting to the BMC", client.error());
-  auto quirks = quirksOf(**client, ctx);
-  if (!quirks) return bmcTrouble("reading the service root", quirks.error());
-  const std::string system = systemPathOf(ctx);
-  const auto boot = networkBootOverride(env);
-  if (auto set = redfish::setOneTimeBoot(**client, system, boot, *quirks); !set) {
-    return bmcTrouble("setting the one-time network boot", set.error());
-  }
-  auto reset = bootHost(**client, system, *quirks);
-  if (!reset) return bmcTrouble("resetting the host into the network boot", reset.error());
-  done.target = std::string(redfish::toString(boot.target));
-  done.reset_type = reset->resetType;
-  return std::nullopt;
-}
-
 nlohmann::json nodeBmcContext(const Env& env, inventory::Id node_id) {
   nlohmann::json out = nlohmann::json::object();
   auto run = inventory::latestRunForNode(*env.deps.db, kNodeLifecycle, node_id);

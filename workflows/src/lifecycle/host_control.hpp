@@ -26,14 +26,22 @@ redfish::BootOverride networkBootOverride(const Env& env);
 // firmware update, a re-inventory) reaches the BMC the same way. Empty when there is no run.
 nlohmann::json nodeBmcContext(const Env& env, inventory::Id node_id);
 
-// The one-time network boot set and the host reset into it (imaging, a decommission's wipe boot):
-// nullopt when both went through (`done` says which boot and reset), else the outcome for the
-// BMC's trouble.
+// The one-time network boot set and the host reset into it (imaging, a decommission's wipe boot),
+// each asked once whatever replica dies when: the intent goes into `section` ("boot_intent",
+// resume_checks.hpp) and the run row before each call, and a resumed step reads the override
+// before acting again. nullopt when the host is booting into it (`done` says how), else the
+// outcome to return: the BMC's trouble, a lost lease, or a wait while a reset asked by a replica
+// that died may still be reaching POST. The caller erases nothing; "boot_intent" is cleared here.
 struct NetworkBoot {
   std::string target;      // "Pxe", "UefiHttp"
-  std::string reset_type;  // "On", "ForceRestart", ...
+  std::string reset_type;  // "On", "ForceRestart", ...; empty when adopted
+  bool adopted = false;    // a replica before this one had booted the host already
 };
-std::optional<StepOutcome> bootIntoNetwork(const Env& env, StepContext& ctx, NetworkBoot& done);
+std::optional<StepOutcome> bootIntoNetwork(const Env& env, StepContext& ctx,
+                                           nlohmann::json& section, NetworkBoot& done);
+
+// recordIntent() refused: this replica no longer holds the run, so it must not act.
+StepOutcome leaseLost(const std::string& doing);
 
 // GET of a Redfish resource as JSON; a non-2xx answer is the typed HTTP error.
 common::Result<nlohmann::json> getJson(redfish::Client& client, const std::string& target);

@@ -1,7 +1,7 @@
 // imaging: the node's burn-in task (reused while one is open), a one-time network boot into the
 // service's iPXE script, and a host reset. The agent in the booted image takes it from there.
 //
-//   data "imaging": {"task_id", "boots": n, "booted_at"}
+//   data "imaging": {"task_id", "boots": n, "booted_at"}, and "boot_intent" while booting
 #include "agent/protocol.hpp"
 #include "host_control.hpp"
 #include "inventory/agent_tasks.hpp"
@@ -55,18 +55,25 @@ StepOutcome imagingStep(const Env& env, StepContext& ctx) {
   if (!task) return StepOutcome::retry("inventory_error", task.error().message);
   if (node->state != "imaging") enterState(env, ctx, "imaging");
 
+  json& imaging = ctx.data()["imaging"];
+  if (!imaging.is_object()) imaging = json::object();
   NetworkBoot boot;
-  if (auto trouble = bootIntoNetwork(env, ctx, boot)) return *trouble;
+  if (auto trouble = bootIntoNetwork(env, ctx, imaging, boot)) return *trouble;
 
-  const json previous = ctx.data().value("imaging", json::object());
-  const int boots = static_cast<int>(redfish::intAt(previous, "boots").value_or(0)) + 1;
-  ctx.data()["imaging"] = {
-      {"task_id", task->id}, {"boots", boots}, {"booted_at", isoTime(ctx.now())}};
-  const std::string& target = boot.target;
+  const int boots = static_cast<int>(redfish::intAt(imaging, "boots").value_or(0)) + 1;
+  imaging["task_id"] = task->id;
+  imaging["boots"] = boots;
+  imaging["booted_at"] = isoTime(ctx.now());
+  imaging.erase("entered");  // burn_in enters its node state once per boot
+  const std::string how = boot.adopted ? "found the host already booting the one-time " +
+                                             boot.target + " boot (asked before a take-over)"
+                                       : "one-time " + boot.target + " boot and " + boot.reset_type;
   ctx.event("network_boot",
-            "one-time " + target + " boot and " + boot.reset_type + " (boot " +
-                std::to_string(boots) + ") for task " + std::to_string(task->id),
-            {{"task_id", task->id}, {"boots", boots}, {"target", target}});
+            how + " (boot " + std::to_string(boots) + ") for task " + std::to_string(task->id),
+            {{"task_id", task->id},
+             {"boots", boots},
+             {"target", boot.target},
+             {"adopted", boot.adopted}});
   return StepOutcome::next("burn_in", "booting into the burn-in image");
 }
 

@@ -18,12 +18,16 @@ WorkflowDef nodeImageUpdateWorkflow(LifecycleDeps deps, LifecycleSettings lifecy
   def.first_step = "drain";
   def.failure_step = "recover_image";
   def.steps = {
-      bindStep(env, "drain", rollout::imageDrainStep, 6, backoff),
+      withSideEffects(bindStep(env, "drain", rollout::imageDrainStep, 6, backoff),
+                      {"scheduler_drain"}),
       bindStep(env, "boot_new", rollout::bootNewImageStep, 3, backoff),
-      bindStep(env, "quick_check", rollout::imageCheckStep, 5, backoff),
-      bindStep(env, "undrain", rollout::undrainStep, 10, backoff),
+      withSideEffects(bindStep(env, "quick_check", rollout::imageCheckStep, 5, backoff),
+                      {"network_boot"}),
+      withSideEffects(bindStep(env, "undrain", rollout::undrainStep, 10, backoff),
+                      {"scheduler_undrain"}),
       bindStep(env, "recover_image", rollout::recoverImageStep, 5, backoff),
-      bindStep(env, "check_previous", rollout::imageCheckStep, 5, backoff),
+      withSideEffects(bindStep(env, "check_previous", rollout::imageCheckStep, 5, backoff),
+                      {"network_boot"}),
   };
   return def;
 }

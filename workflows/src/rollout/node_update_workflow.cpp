@@ -15,12 +15,16 @@ WorkflowDef nodeFirmwareUpdateWorkflow(LifecycleDeps deps, LifecycleSettings lif
   def.first_step = "drain";
   def.failure_step = "recover";
   def.steps = {
-      bindStep(env, "drain", rollout::drainStep, 6, backoff),
-      bindStep(env, "flash", rollout::flashStep, 6, backoff),
-      bindStep(env, "quick_check", rollout::quickCheckStep, 5, backoff),
-      bindStep(env, "undrain", rollout::undrainStep, 10, backoff),
+      withSideEffects(bindStep(env, "drain", rollout::drainStep, 6, backoff), {"scheduler_drain"}),
+      withSideEffects(bindStep(env, "flash", rollout::flashStep, 6, backoff),
+                      {"firmware_update", "host_reset", "power_cycle"}),
+      withSideEffects(bindStep(env, "quick_check", rollout::quickCheckStep, 5, backoff),
+                      {"network_boot"}),
+      withSideEffects(bindStep(env, "undrain", rollout::undrainStep, 10, backoff),
+                      {"scheduler_undrain"}),
       bindStep(env, "recover", rollout::recoverStep, 5, backoff),
-      bindStep(env, "rollback_flash", rollout::rollbackFlashStep, 6, backoff),
+      withSideEffects(bindStep(env, "rollback_flash", rollout::rollbackFlashStep, 6, backoff),
+                      {"firmware_update", "host_reset", "power_cycle"}),
   };
   return def;
 }

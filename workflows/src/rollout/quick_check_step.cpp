@@ -2,7 +2,7 @@
 // node's image: a one-time network boot, the agent's verdict. Its figures are also what the
 // campaign's controller compares against not-yet-updated peers.
 //
-//   data "check": {"task_id", "booted_at"}
+//   data "check": {"task_id", "booted_at"}, and "boot_intent" while booting (host_control.hpp)
 //   data "boot_image" (an image update): {"name", "version"}, written into the task's spec
 #include <algorithm>
 
@@ -13,7 +13,6 @@
 #include "inventory/boot_image.hpp"
 #include "inventory/nodes.hpp"
 #include "node_steps.hpp"
-#include "redfish/boot.hpp"
 #include "redfish/json.hpp"
 
 namespace workflows::rollout {
@@ -64,23 +63,17 @@ StepOutcome bootIntoCheck(const Env& env, StepContext& ctx) {
   if (!node) return StepOutcome::retry("inventory_error", node.error().message);
   auto task = createCheck(env, ctx, *node);
   if (!task) return StepOutcome::retry("inventory_error", task.error().message);
-  auto client = env.life.bmc(ctx);
-  if (!client) return lifecycle::bmcTrouble("connecting to the BMC", client.error());
-  auto quirks = lifecycle::quirksOf(**client, ctx);
-  if (!quirks) return lifecycle::bmcTrouble("reading the service root", quirks.error());
-  const redfish::BootOverride boot = lifecycle::networkBootOverride(env.life);
-  const std::string system = lifecycle::systemPathOf(ctx);
-  if (auto set = redfish::setOneTimeBoot(**client, system, boot, *quirks); !set) {
-    return lifecycle::bmcTrouble("setting the one-time network boot", set.error());
-  }
-  auto reset = lifecycle::bootHost(**client, system, *quirks);
-  if (!reset) return lifecycle::bmcTrouble("resetting the host into the quick check", reset.error());
-  ctx.data()["check"] = {{"task_id", task->id}, {"booted_at", isoTime(ctx.now())}};
-  ctx.event("quick_check_boot", "network boot for quick check task " + std::to_string(task->id),
-            {{"task_id", task->id}});
-  return StepOutcome::waitUntil(
-      env.after(ctx.now(), env.settings.timings.quick_check_timeout), "agent_result",
-      "quick check task " + std::to_string(task->id));
+  json& check = section(ctx, "check");
+  lifecycle::NetworkBoot boot;
+  if (auto trouble = lifecycle::bootIntoNetwork(env.life, ctx, check, boot)) return *trouble;
+  check["task_id"] = task->id;
+  check["booted_at"] = isoTime(ctx.now());
+  ctx.event("quick_check_boot",
+            std::string(boot.adopted ? "found the host already booting" : "network boot") +
+                " for quick check task " + std::to_string(task->id),
+            {{"task_id", task->id}, {"adopted", boot.adopted}});
+  return StepOutcome::waitUntil(env.after(ctx.now(), env.settings.timings.quick_check_timeout),
+                                "agent_result", "quick check task " + std::to_string(task->id));
 }
 
 StepOutcome checkFailed(const Env& env, const inventory::AgentTask& task) {
@@ -94,10 +87,8 @@ StepOutcome checkFailed(const Env& env, const inventory::AgentTask& task) {
       first = "GPU " + r.gpu_serial + " " + r.test + " " + std::to_string(r.value) + " " + r.unit +
               " (" + r.reason + ")";
     }
-    failures.push_back({{"gpu_serial", r.gpu_serial},
-                        {"test", r.test},
-                        {"value", r.value},
-                        {"reason", r.reason}});
+    failures.push_back(
+        {{"gpu_serial", r.gpu_serial}, {"test", r.test}, {"value", r.value}, {"reason", r.reason}});
   }
   if (first.empty()) first = "task " + std::to_string(task.id) + " " + task.state;
   return StepOutcome::fail("quick_check_failed", "quick check after the update failed: " + first,
@@ -124,11 +115,11 @@ StepOutcome quickCheckStep(const Env& env, StepContext& ctx) {
       (void)inventory::cancelAgentTask(*env.life.deps.db, task->id, "campaign",
                                        "no quick-check result in time");
     }
-    return StepOutcome::fail("quick_check_timeout",
-                             std::string("no quick-check result from the agent in time (it ") +
-                                 (task->registered_at ? "registered but never reported" :
-                                                        "never came up") + ")",
-                             {{"task_id", task->id}});
+    return StepOutcome::fail(
+        "quick_check_timeout",
+        std::string("no quick-check result from the agent in time (it ") +
+            (task->registered_at ? "registered but never reported" : "never came up") + ")",
+        {{"task_id", task->id}});
   }
   return StepOutcome::waitUntil(deadline, "agent_result",
                                 "quick check task " + std::to_string(task->id) + " " + task->state);
