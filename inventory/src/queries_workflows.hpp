@@ -68,15 +68,35 @@ constexpr Query kInsertWorkflowEvents{
 
 // Claims and outcomes --------------------------------------------------------------------------
 
-// $1 now, $2 owner, $3 lease expiry, $4 limit. SKIP LOCKED: replicas never wait on each other.
+// Replica liveness (replica_liveness.cpp): a session-level advisory lock (class, key), the
+// two-int4 form, which pg_locks shows as (classid, objid, objsubid 2).
+#define INVENTORY_WF_LIVENESS_CLASS "1886547830"  // "prov"
+constexpr int kLivenessLockClass = 1886547830;
+constexpr Query kTakeLivenessLock{"take_liveness_lock",
+                                  "SELECT pg_try_advisory_lock($1::int4, $2::int4)"};
+constexpr Query kHoldsLivenessLock{
+    "holds_liveness_lock",
+    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+    " AND pid = pg_backend_pid() AND classid::bigint = $1 AND objid::bigint = $2"
+    " AND objsubid = 2)"};
+
+// $1 now, $2 owner, $3 lease expiry, $4 limit, $5 the claimer's liveness key (NULL: none).
+// Due: a free lease, an expired one, or one whose holder's liveness lock is gone (the replica's
+// connection dropped). pg_locks is read once per claim (MATERIALIZED), this database only.
+// SKIP LOCKED: replicas never wait on each other.
 constexpr Query kClaimDueRuns{
     "claim_due_workflow_runs",
-    "WITH due AS (SELECT id AS due_id FROM workflow_runs WHERE state = 'running'"
+    "WITH live AS MATERIALIZED (SELECT objid::bigint AS k FROM pg_locks"
+    " WHERE locktype = 'advisory' AND granted AND objsubid = 2"
+    " AND classid::bigint = " INVENTORY_WF_LIVENESS_CLASS
+    " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())),"
+    " due AS (SELECT id AS due_id FROM workflow_runs WHERE state = 'running'"
     " AND next_run_at <= " INVENTORY_WF_TS(1) " AND (lease_expires_at IS NULL"
-    " OR lease_expires_at <= " INVENTORY_WF_TS(1) ") ORDER BY next_run_at LIMIT $4"
-    " FOR UPDATE SKIP LOCKED)"
+    " OR lease_expires_at <= " INVENTORY_WF_TS(1)
+    " OR (lease_live_key IS NOT NULL AND lease_live_key::bigint NOT IN (SELECT k FROM live)))"
+    " ORDER BY next_run_at LIMIT $4 FOR UPDATE SKIP LOCKED)"
     " UPDATE workflow_runs SET lease_owner = $2, lease_expires_at = " INVENTORY_WF_TS(3)
-    ", lease_epoch = lease_epoch + 1 FROM due WHERE id = due_id"
+    ", lease_epoch = lease_epoch + 1, lease_live_key = $5::int4 FROM due WHERE id = due_id"
     " RETURNING " INVENTORY_WF_RUN_COLUMNS};
 
 // One statement, so one round trip and atomic: the outcome fenced by (id, owner, epoch), its

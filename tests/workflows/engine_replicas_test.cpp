@@ -149,3 +149,63 @@ TEST_CASE("Engine replica killed with SIGKILL loses nothing and the survivor fin
   }
   CHECK(finished_by_survivor > 0);
 }
+
+TEST_CASE(
+    "Engine replica killed with SIGKILL: its runs are taken over at once, not at lease expiry",
+    "[engine][replicas][sigkill][takeover]") {
+  auto t = engine_test::freshDb();
+  constexpr int kRuns = 8;
+  std::vector<inventory::Id> ids;
+  for (int i = 0; i < kRuns; ++i) {
+    inventory::NewWorkflowRun run;
+    run.kind = "replica_demo";
+    run.subject = "node-" + std::to_string(i);
+    run.step = "one";
+    run.created_by = "test";
+    run.now = std::chrono::system_clock::now();
+    auto created = inventory::createWorkflowRun(*t.db, run);
+    ENGINE_REQUIRE_OK(created);
+    ids.push_back(created->run.id);
+  }
+  auto heldBy = [&](const std::string& owner) {
+    int n = 0;
+    for (auto id : ids) {
+      auto run = engine_test::runOf(*t.db, id);
+      if (run.state == "running" && run.lease_owner == owner) ++n;
+    }
+    return n;
+  };
+  // Leases of 10 minutes: only the liveness lock can free the dead replica's runs in time.
+  testing::ChildProcess doomed(
+      {PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-a", "600000", "hang"});
+  REQUIRE(doomed.waitForLine("ready", 60s));
+  REQUIRE(engine_test::eventually([&] { return heldBy("replica-a") == 4; }, 60s));  // 4 workers
+  testing::ChildProcess survivor({PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-b", "600000"});
+  REQUIRE(survivor.waitForLine("ready", 60s));
+  auto succeeded = [&] {
+    int n = 0;
+    for (auto id : ids) n += engine_test::runOf(*t.db, id).state == "succeeded";
+    return n;
+  };
+  REQUIRE(engine_test::eventually([&] { return succeeded() == kRuns - 4; }, 60s));
+  CHECK(heldBy("replica-a") == 4);  // alive, holding its runs: not taken from it
+
+  const auto killed_at = std::chrono::steady_clock::now();
+  doomed.signal(SIGKILL);
+  REQUIRE(doomed.wait(30s).has_value());
+  const bool done = engine_test::eventually([&] { return succeeded() == kRuns; }, 60s);
+  const auto took = std::chrono::steady_clock::now() - killed_at;
+  survivor.signal(SIGTERM);
+  REQUIRE(survivor.wait(60s).has_value());
+  REQUIRE(done);
+  INFO("take-over and 3 steps took "
+       << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms");
+  CHECK(took < 30s);  // against a 600 s lease
+  for (auto id : ids) {
+    auto events = inventory::workflowRunEvents(*t.db, id);
+    ENGINE_REQUIRE_OK(events);
+    int completed_one = 0;
+    for (const auto& e : *events) completed_one += e.kind == "step_completed" && e.step == "one";
+    CHECK(completed_one == 1);
+  }
+}

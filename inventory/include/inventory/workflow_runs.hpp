@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,11 +61,13 @@ struct CreatedRun {
 };
 common::Result<CreatedRun> createWorkflowRun(Database& db, const NewWorkflowRun& run);
 
-// One round trip: due runs (state running, next_run_at <= now, lease free or expired) locked
-// with FOR UPDATE SKIP LOCKED, leased to `owner` until now + lease, epoch bumped.
-common::Result<std::vector<WorkflowRun>> claimDueRuns(Database& db, const std::string& owner,
-                                                      WallTime now, std::chrono::milliseconds lease,
-                                                      std::size_t limit);
+// One round trip: due runs (state running, next_run_at <= now, lease free, expired, or held by
+// a replica whose liveness lock is gone) locked with FOR UPDATE SKIP LOCKED, leased to `owner`
+// until now + lease, epoch bumped, stamped with the claimer's liveness key (replica_liveness.hpp;
+// nullopt: none, only expiry frees these runs).
+common::Result<std::vector<WorkflowRun>> claimDueRuns(
+    Database& db, const std::string& owner, WallTime now, std::chrono::milliseconds lease,
+    std::size_t limit, std::optional<std::int32_t> live_key = std::nullopt);
 
 // How a claimed step ended, written in one transaction if (id, owner, epoch) still holds.
 struct StepCompletion {

@@ -4,9 +4,9 @@
 // steps execute, one heartbeat thread renews the leases of all of them in one round trip, so a
 // step may outlast the lease; one whose lease is lost anyway is fenced: fence() and
 // recordIntent() say false and its outcome is dropped. Several replicas share one database; a
-// replica killed mid-step loses nothing: its leases expire and another resumes the runs,
-// re-running at most the step that was in flight (steps are idempotent, and dangerous ones
-// record intent first).
+// replica killed mid-step loses nothing: its liveness lock goes with its connection (its leases
+// expire, failing that) and another resumes the runs at once, re-running at most the step that
+// was in flight (steps are idempotent, and dangerous ones record intent first).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -36,6 +36,11 @@ struct EngineOptions {
   // zero: never (a step that outlasts the lease loses its run). Only with start(); runOnce()
   // callers renew with renewLeases().
   std::optional<Duration> heartbeat = std::nullopt;
+  // start() holds a liveness lock in PostgreSQL for this replica (inventory/replica_liveness.hpp)
+  // and stamps its key on the runs it claims: when this process dies its connection drops, the
+  // lock goes with it, and the other replicas take its runs at their next claim instead of at
+  // lease expiry. runOnce() callers never hold one (their runs wait for the lease).
+  bool take_over_on_disconnect = true;
   // Tests only, a deterministic kill point: asked after each step returns and before its outcome
   // is written; true makes this execution end as if the replica had died there (its calls made,
   // its recorded intents kept, its outcome and events never written, its lease left to expire),

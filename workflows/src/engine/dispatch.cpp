@@ -8,9 +8,26 @@
 
 namespace workflows {
 
+// The key to stamp on claimed runs; the lock taken again (at most once a second) when its
+// connection was lost, so a PostgreSQL restart costs this replica its runs only briefly.
+std::optional<std::int32_t> Engine::Impl::livenessKey() {
+  if (!liveness) return std::nullopt;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - liveness_checked >= std::chrono::seconds(1)) {
+    liveness_checked = now;
+    if (!liveness->keep()) {
+      spdlog::warn("workflow engine {}: liveness lock not held; claiming with the lease only",
+                   options.owner);
+      return std::nullopt;
+    }
+  }
+  return liveness->key();
+}
+
 common::Result<std::vector<inventory::WorkflowRun>> Engine::Impl::claim(std::size_t limit) {
   claim_round_trips.fetch_add(1);
-  auto runs = inventory::claimDueRuns(*db, options.owner, clock->now(), options.lease, limit);
+  auto runs = inventory::claimDueRuns(*db, options.owner, clock->now(), options.lease, limit,
+                                      livenessKey());
   if (runs) claimed.fetch_add(runs->size());
   return runs;
 }
@@ -81,6 +98,18 @@ void Engine::start() {
   impl_->running = true;
   impl_->stopping = false;
   impl_->poked = true;
+  if (impl_->options.take_over_on_disconnect) {
+    auto held = inventory::ReplicaLiveness::hold(impl_->db->url());
+    if (held) {
+      impl_->liveness = std::move(*held);
+      impl_->liveness_checked = std::chrono::steady_clock::now();
+    } else {
+      spdlog::warn(
+          "workflow engine {}: no liveness lock ({}); a crash of this replica frees "
+          "its runs only at lease expiry",
+          impl_->options.owner, held.error().message);
+    }
+  }
   for (std::size_t i = 0; i < impl_->options.workers; ++i) {
     impl_->workers.emplace_back([this] { impl_->workerLoop(); });
   }
@@ -120,6 +149,7 @@ void Engine::stop() {
                  unstarted.size(), released.error().message);
   }
   std::lock_guard lock(impl_->mutex);
+  impl_->liveness.reset();  // after the leases are written or released
   impl_->running = false;
   impl_->stopping = false;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "in_flight.hpp"
+#include "inventory/replica_liveness.hpp"
 #include "step_metrics.hpp"
 #include "workflows/engine.hpp"
 
@@ -46,6 +47,11 @@ struct Engine::Impl {
   std::atomic<std::uint64_t> intents_recorded{0};
 
   detail::InFlightLeases in_flight;  // the steps executing now and their leases
+
+  // Held between start() and stop() (dispatch.cpp); checked at most once a second by claim().
+  std::unique_ptr<inventory::ReplicaLiveness> liveness;
+  std::chrono::steady_clock::time_point liveness_checked{};
+  std::optional<std::int32_t> livenessKey();
 
   std::mutex rng_mutex;
   std::mt19937_64 rng{std::random_device{}()};
