@@ -20,6 +20,23 @@ bool allSucceeded(inventory::Database& db, const std::string& kind, std::int64_t
          counts->front().second == n;
 }
 
+// `n` runs of the workflow_replica's three-step workflow, due now.
+std::vector<inventory::Id> replicaDemoRuns(inventory::Database& db, int n) {
+  std::vector<inventory::Id> ids;
+  for (int i = 0; i < n; ++i) {
+    inventory::NewWorkflowRun run;
+    run.kind = "replica_demo";
+    run.subject = "node-" + std::to_string(i);
+    run.step = "one";
+    run.created_by = "test";
+    run.now = std::chrono::system_clock::now();
+    auto created = inventory::createWorkflowRun(db, run);
+    ENGINE_REQUIRE_OK(created);
+    ids.push_back(created->run.id);
+  }
+  return ids;
+}
+
 }  // namespace
 
 TEST_CASE("Engine replicas share runs and execute each step exactly once", "[engine][replicas]") {
@@ -90,18 +107,7 @@ TEST_CASE("Engine replica killed with SIGKILL loses nothing and the survivor fin
           "[engine][replicas][sigkill]") {
   auto t = engine_test::freshDb();
   constexpr int kRuns = 60;
-  std::vector<inventory::Id> ids;
-  for (int i = 0; i < kRuns; ++i) {
-    inventory::NewWorkflowRun run;
-    run.kind = "replica_demo";
-    run.subject = "node-" + std::to_string(i);
-    run.step = "one";
-    run.created_by = "test";
-    run.now = std::chrono::system_clock::now();
-    auto created = inventory::createWorkflowRun(*t.db, run);
-    ENGINE_REQUIRE_OK(created);
-    ids.push_back(created->run.id);
-  }
+  const std::vector<inventory::Id> ids = replicaDemoRuns(*t.db, kRuns);
   testing::ChildProcess doomed({PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-a", "2000"});
   testing::ChildProcess survivor({PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-b", "2000"});
   REQUIRE(doomed.waitForLine("ready", 60s));
@@ -155,18 +161,7 @@ TEST_CASE(
     "[engine][replicas][sigkill][takeover]") {
   auto t = engine_test::freshDb();
   constexpr int kRuns = 8;
-  std::vector<inventory::Id> ids;
-  for (int i = 0; i < kRuns; ++i) {
-    inventory::NewWorkflowRun run;
-    run.kind = "replica_demo";
-    run.subject = "node-" + std::to_string(i);
-    run.step = "one";
-    run.created_by = "test";
-    run.now = std::chrono::system_clock::now();
-    auto created = inventory::createWorkflowRun(*t.db, run);
-    ENGINE_REQUIRE_OK(created);
-    ids.push_back(created->run.id);
-  }
+  const std::vector<inventory::Id> ids = replicaDemoRuns(*t.db, kRuns);
   auto heldBy = [&](const std::string& owner) {
     int n = 0;
     for (auto id : ids) {

@@ -97,16 +97,25 @@ Bench::~Bench() {
   fleet_->stop();
 }
 
-workflows::StepOutcome Bench::run(const std::string& name, const StepFn& step) {
+std::string describe(const workflows::StepOutcome& o) {
+  return "kind " + std::to_string(static_cast<int>(o.kind)) + " step " + o.step + " reason " +
+         o.reason + " waiting_for " + o.waiting_for + ": " + o.message;
+}
+
+workflows::RunInfo Bench::runInfo(const std::string& step) const {
   workflows::RunInfo info;
   info.id = 1;
   info.kind = workflows::kNodeLifecycle;
   info.subject = "bench";
-  info.step = name;
+  info.step = step;
   info.node_id = node_id_;
   info.site = "dc1";
   info.rack = "r01";
-  workflows::StepContext ctx(info, data_, clock_->now());
+  return info;
+}
+
+workflows::StepOutcome Bench::run(const std::string& name, const StepFn& step) {
+  workflows::StepContext ctx(runInfo(name), data_, clock_->now());
   auto outcome = step(env_, ctx);
   data_ = ctx.data();
   for (const auto& e : ctx.events()) events_.push_back(e.kind);
@@ -118,15 +127,7 @@ struct KilledAtIntent {};
 }  // namespace
 
 int Bench::killedRun(const std::string& name, const StepFn& step, int die_at_intent) {
-  workflows::RunInfo info;
-  info.id = 1;
-  info.kind = workflows::kNodeLifecycle;
-  info.subject = "bench";
-  info.step = name;
-  info.node_id = node_id_;
-  info.site = "dc1";
-  info.rack = "r01";
-  workflows::StepContext ctx(info, data_, clock_->now());
+  workflows::StepContext ctx(runInfo(name), data_, clock_->now());
   int intents = 0;
   nlohmann::json persisted = data_;
   workflows::LeaseFence fence;

@@ -20,6 +20,17 @@
 
 namespace lifecycle_b {
 
+// "kind K step S reason R waiting_for W: message", for INFO().
+std::string describe(const workflows::StepOutcome& o);
+
+// Evaluates `outcome` once (a step call runs once), explains it, and requires its kind.
+#define CHECK_OUTCOME(outcome, expected_kind)          \
+  do {                                                 \
+    const auto& checked_outcome_ = (outcome);          \
+    INFO(::lifecycle_b::describe(checked_outcome_));   \
+    REQUIRE(checked_outcome_.kind == (expected_kind)); \
+  } while (false)
+
 using StepFn = std::function<workflows::StepOutcome(const workflows::lifecycle::Env&,
                                                     workflows::StepContext&)>;
 
@@ -62,6 +73,7 @@ class Bench {
   workflows::lifecycle::Env& env() { return env_; }
 
  private:
+  workflows::RunInfo runInfo(const std::string& step) const;
   int killedRun(const std::string& name, const StepFn& step, int die_at_intent);
 
   inventory::DatabasePtr db_;

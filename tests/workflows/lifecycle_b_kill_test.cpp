@@ -21,17 +21,6 @@ using Kind = StepOutcome::Kind;
 using std::chrono::minutes;
 using std::chrono::seconds;
 
-std::string describe(const StepOutcome& o) {
-  return "kind " + std::to_string(static_cast<int>(o.kind)) + " step " + o.step + " reason " +
-         o.reason + " waiting_for " + o.waiting_for + ": " + o.message;
-}
-
-#define CHECK_OUTCOME(outcome, expected_kind)   \
-  do {                                          \
-    INFO(describe(outcome));                    \
-    REQUIRE((outcome).kind == (expected_kind)); \
-  } while (false)
-
 BenchOptions biosOptions() {
   BenchOptions options;
   options.bios = {{"SriovSupport", "Disabled"}, {"TpmSupport", "Enable"}};  // TpmSupport is set

@@ -17,17 +17,6 @@ using Kind = StepOutcome::Kind;
 using std::chrono::hours;
 using std::chrono::minutes;
 
-std::string describe(const StepOutcome& o) {
-  return "kind " + std::to_string(static_cast<int>(o.kind)) + " step " + o.step + " reason " +
-         o.reason + " waiting_for " + o.waiting_for + ": " + o.message;
-}
-
-#define CHECK_OUTCOME(outcome, expected_kind)   \
-  do {                                          \
-    INFO(describe(outcome));                    \
-    REQUIRE((outcome).kind == (expected_kind)); \
-  } while (false)
-
 const char* kBmcTarget = "/redfish/v1/UpdateService/FirmwareInventory/HostBMC_0";
 
 BenchOptions firmwareOptions() {
