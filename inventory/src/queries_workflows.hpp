@@ -70,8 +70,7 @@ constexpr Query kInsertWorkflowEvents{
 
 // Replica liveness (replica_liveness.cpp): a session-level advisory lock (class, key), the
 // two-int4 form, which pg_locks shows as (classid, objid, objsubid 2).
-#define INVENTORY_WF_LIVENESS_CLASS "1886547830"  // "prov"
-constexpr int kLivenessLockClass = 1886547830;
+constexpr int kLivenessLockClass = 1886547830;  // "prov"
 constexpr Query kTakeLivenessLock{"take_liveness_lock",
                                   "SELECT pg_try_advisory_lock($1::int4, $2::int4)"};
 constexpr Query kHoldsLivenessLock{
@@ -80,7 +79,8 @@ constexpr Query kHoldsLivenessLock{
     " AND pid = pg_backend_pid() AND classid::bigint = $1 AND objid::bigint = $2"
     " AND objsubid = 2)"};
 
-// $1 now, $2 owner, $3 lease expiry, $4 limit, $5 the claimer's liveness key (NULL: none).
+// $1 now, $2 owner, $3 lease expiry, $4 limit, $5 the claimer's liveness key (NULL: none),
+// $6 kLivenessLockClass.
 // Due: a free lease, an expired one, or one whose holder's liveness lock is gone (the replica's
 // connection dropped). pg_locks is read once per claim (MATERIALIZED), this database only.
 // SKIP LOCKED: replicas never wait on each other.
@@ -88,7 +88,7 @@ constexpr Query kClaimDueRuns{
     "claim_due_workflow_runs",
     "WITH live AS MATERIALIZED (SELECT objid::bigint AS k FROM pg_locks"
     " WHERE locktype = 'advisory' AND granted AND objsubid = 2"
-    " AND classid::bigint = " INVENTORY_WF_LIVENESS_CLASS
+    " AND classid::bigint = $6"
     " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())),"
     " due AS (SELECT id AS due_id FROM workflow_runs WHERE state = 'running'"
     " AND next_run_at <= " INVENTORY_WF_TS(1) " AND (lease_expires_at IS NULL"

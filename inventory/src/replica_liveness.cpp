@@ -66,9 +66,4 @@ bool ReplicaLiveness::keep() {
   return takeLock();
 }
 
-void ReplicaLiveness::release() {
-  std::lock_guard guard(mutex_);
-  session_.reset();
-}
-
 }  // namespace inventory

@@ -18,9 +18,9 @@ common::Result<std::vector<WorkflowRun>> claimDueRuns(Database& db, const std::s
   // Autocommit: the statement is its own transaction, one round trip.
   return detail::withRead(
       db, "claim_due_workflow_runs", [&](Tx& tx) -> common::Result<std::vector<WorkflowRun>> {
-        auto rows =
-            tx.exec(detail::kClaimDueRuns, detail::micros(now), owner, detail::micros(now + lease),
-                    static_cast<std::int64_t>(limit), live_key);
+        auto rows = tx.exec(detail::kClaimDueRuns, detail::micros(now), owner,
+                            detail::micros(now + lease), static_cast<std::int64_t>(limit), live_key,
+                            static_cast<std::int64_t>(detail::kLivenessLockClass));
         std::vector<WorkflowRun> runs;
         runs.reserve(rows.size());
         for (const auto& row : rows) runs.push_back(detail::runFromRow(row));

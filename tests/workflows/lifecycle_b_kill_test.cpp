@@ -50,6 +50,15 @@ StepOutcome configureUntilDone(Bench& bench, int calls = 20) {
   return outcome;
 }
 
+// configure's first run, undisturbed: the difference PATCHed, the reset not asked yet.
+void patchBiosOnce(Bench& bench) {
+  auto patched = bench.run("configure", lc::configureStep);
+  CHECK_OUTCOME(patched, Kind::kWait);
+  CHECK(patched.waiting_for == "host_reset");
+  CHECK(biosPatches(bench) == 1);
+  CHECK(resets(bench) == 0);
+}
+
 }  // namespace
 
 TEST_CASE("Configure killed after its BIOS PATCH does not PATCH again on resume",
@@ -86,10 +95,7 @@ TEST_CASE("Configure killed between its BIOS intent and the PATCH sends the PATC
 TEST_CASE("Configure killed after its host reset does not reset again on resume",
           "[lifecycle_b][configure][kill]") {
   Bench bench(biosOptions());
-  auto patched = bench.run("configure", lc::configureStep);
-  CHECK_OUTCOME(patched, Kind::kWait);
-  CHECK(biosPatches(bench) == 1);
-  CHECK(resets(bench) == 0);
+  patchBiosOnce(bench);
   CHECK(bench.runAndDie("configure", lc::configureStep) == 1);
   CHECK(resets(bench) == 1);
   CHECK(bench.data()["bios"].contains("reset_intent_at"));
@@ -105,10 +111,7 @@ TEST_CASE("Configure killed after its host reset does not reset again on resume"
 TEST_CASE("Configure killed between its reset intent and the reset resets once, after POST time",
           "[lifecycle_b][configure][kill]") {
   Bench bench(biosOptions());
-  auto patched = bench.run("configure", lc::configureStep);
-  CHECK_OUTCOME(patched, Kind::kWait);
-  CHECK(biosPatches(bench) == 1);
-  CHECK(resets(bench) == 0);
+  patchBiosOnce(bench);
   bench.runAndDieAtIntent("configure", lc::configureStep, 1);
   CHECK(resets(bench) == 0);
 

@@ -29,8 +29,6 @@ class ReplicaLiveness {
   // restarted), connects again and takes the same key. False: not held now, so other replicas
   // may take this replica's runs meanwhile (their outcomes are then fenced out here).
   bool keep();
-  // Drops the lock now (the connection closed), as a killed process would. Tests.
-  void release();
 
  private:
   ReplicaLiveness(std::string url, std::int32_t key);

@@ -85,11 +85,8 @@ StepOutcome wipeBootStep(const Env& env, StepContext& ctx) {
   wipe["task_id"] = task->id;
   wipe["boots"] = boots;
   wipe["booted_at"] = lifecycle::isoTime(ctx.now());
-  const std::string how = boot.adopted ? "found the host already booting the one-time " +
-                                             boot.target + " boot (asked before a take-over)"
-                                       : "one-time " + boot.target + " boot and " + boot.reset_type;
   ctx.event("network_boot",
-            how + " into the " + env.settings.wipe_channel + " image (boot " +
+            boot.summary() + " into the " + env.settings.wipe_channel + " image (boot " +
                 std::to_string(boots) + ") for wipe task " + std::to_string(task->id),
             {{"task_id", task->id},
              {"boots", boots},

@@ -80,11 +80,9 @@ StepOutcome applyDifference(const Env& env, StepContext& ctx, redfish::Client& c
       return invalidSetting(*registry, valid.error());
     }
   }
-  if (redfish::biosDiff(bios->attributes, desired).empty()) {
-    return configured(env, ctx, "BIOS settings already as the profile asks");
-  }
-  ctx.data()["bios"] = {{"intent", redfish::biosDiff(bios->attributes, desired)},
-                        {"intent_at", isoTime(ctx.now())}};
+  json difference = redfish::biosDiff(bios->attributes, desired);
+  if (difference.empty()) return configured(env, ctx, "BIOS settings already as the profile asks");
+  ctx.data()["bios"] = {{"intent", std::move(difference)}, {"intent_at", isoTime(ctx.now())}};
   if (!ctx.recordIntent()) return leaseLost("PATCHing the BIOS settings");
   auto applied = redfish::applyBiosSettings(client, system, desired, *quirks);
   if (!applied && refusedByBmc(applied.error())) {
@@ -195,16 +193,16 @@ StepOutcome resumeReset(const Env& env, StepContext& ctx, redfish::Client& clien
   if (!now) return bmcTrouble("reading the BIOS after a take-over", now.error());
   json& bios = ctx.data()["bios"];
   const auto asked = timeAt(bios, "reset_intent_at").value_or(ctx.now());
-  const auto& t = env.settings.timings;
+  const auto window = postWindow(env);
   switch (decideBiosResetResume(bios["applied"], now->current, now->pending, asked, ctx.now(),
-                                t.scaled(t.power_settle))) {
+                                window)) {
     case BiosResetResume::kResetTook:
       bios["reset_at"] = bios["reset_intent_at"];
       bios["reset_type"] = "adopted";
       return verifyApplied(env, ctx, client);
     case BiosResetResume::kAwaitPost:
       return StepOutcome::waitUntil(
-          std::min(env.after(ctx.now(), t.poll), asked + t.scaled(t.power_settle)), "bios_applied",
+          std::min(env.after(ctx.now(), env.settings.timings.poll), asked + window), "bios_applied",
           "the reset asked before a take-over may still be reaching POST");
     case BiosResetResume::kResetNow:
       break;

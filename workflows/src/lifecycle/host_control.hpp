@@ -36,9 +36,17 @@ struct NetworkBoot {
   std::string target;      // "Pxe", "UefiHttp"
   std::string reset_type;  // "On", "ForceRestart", ...; empty when adopted
   bool adopted = false;    // a replica before this one had booted the host already
+
+  // For the timeline: "one-time Pxe boot and ForceRestart", or that it was found booting.
+  std::string summary() const;
 };
 std::optional<StepOutcome> bootIntoNetwork(const Env& env, StepContext& ctx,
                                            nlohmann::json& section, NetworkBoot& done);
+
+// How long a host reset takes to reach POST, where BIOS takes a one-time boot override and
+// pending BIOS settings (power_settle, scaled): a resumed step waits this long after a reset
+// intent before it concludes the reset never reached the BMC.
+Duration postWindow(const Env& env);
 
 // recordIntent() refused: this replica no longer holds the run, so it must not act.
 StepOutcome leaseLost(const std::string& doing);

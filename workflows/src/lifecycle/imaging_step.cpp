@@ -65,15 +65,13 @@ StepOutcome imagingStep(const Env& env, StepContext& ctx) {
   imaging["boots"] = boots;
   imaging["booted_at"] = isoTime(ctx.now());
   imaging.erase("entered");  // burn_in enters its node state once per boot
-  const std::string how = boot.adopted ? "found the host already booting the one-time " +
-                                             boot.target + " boot (asked before a take-over)"
-                                       : "one-time " + boot.target + " boot and " + boot.reset_type;
-  ctx.event("network_boot",
-            how + " (boot " + std::to_string(boots) + ") for task " + std::to_string(task->id),
-            {{"task_id", task->id},
-             {"boots", boots},
-             {"target", boot.target},
-             {"adopted", boot.adopted}});
+  ctx.event(
+      "network_boot",
+      boot.summary() + " (boot " + std::to_string(boots) + ") for task " + std::to_string(task->id),
+      {{"task_id", task->id},
+       {"boots", boots},
+       {"target", boot.target},
+       {"adopted", boot.adopted}});
   return StepOutcome::next("burn_in", "booting into the burn-in image");
 }
 

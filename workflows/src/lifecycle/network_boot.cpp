@@ -29,6 +29,18 @@ std::optional<StepOutcome> resetInto(StepContext& ctx, nlohmann::json& section,
 
 }  // namespace
 
+std::string NetworkBoot::summary() const {
+  if (adopted) {
+    return "found the host already booting the one-time " + target +
+           " boot (asked before a take-over)";
+  }
+  return "one-time " + target + " boot and " + reset_type;
+}
+
+Duration postWindow(const Env& env) {
+  return env.settings.timings.scaled(env.settings.timings.power_settle);
+}
+
 StepOutcome leaseLost(const std::string& doing) {
   return StepOutcome::retry("lease_lost", doing + ": this replica no longer holds the run");
 }
@@ -48,7 +60,7 @@ std::optional<StepOutcome> bootIntoNetwork(const Env& env, StepContext& ctx,
   if (intent.phase == Phase::kReset) {
     auto state = redfish::readBootOverride(**client, system);
     if (!state) return bmcTrouble("reading the boot override", state.error());
-    const auto post_window = env.settings.timings.scaled(env.settings.timings.power_settle);
+    const auto post_window = postWindow(env);
     action = decideBootResume(intent, redfish::oneTimeBootPending(*state, boot.target), ctx.now(),
                               post_window);
     if (action == BootResume::kAwaitPost) {

@@ -69,8 +69,7 @@ StepOutcome bootIntoCheck(const Env& env, StepContext& ctx) {
   check["task_id"] = task->id;
   check["booted_at"] = isoTime(ctx.now());
   ctx.event("quick_check_boot",
-            std::string(boot.adopted ? "found the host already booting" : "network boot") +
-                " for quick check task " + std::to_string(task->id),
+            boot.summary() + " for quick check task " + std::to_string(task->id),
             {{"task_id", task->id}, {"adopted", boot.adopted}});
   return StepOutcome::waitUntil(env.after(ctx.now(), env.settings.timings.quick_check_timeout),
                                 "agent_result", "quick check task " + std::to_string(task->id));
