@@ -15,11 +15,7 @@ namespace {
 
 using model::ModelState;
 
-bool samePath(const VendorBehaviour& b, const std::string& a, const std::string& target) {
-  if (target.empty()) return false;
-  auto t = model::trimSlash(target);
-  return a == t || (b.caseInsensitivePaths && model::lower(a) == model::lower(t));
-}
+using model::samePath;
 
 bool underAny(const std::string& path, const std::vector<std::string>& prefixes) {
   for (const auto& prefix : prefixes) {
@@ -86,6 +82,22 @@ HttpResponse handlePatch(ModelState& s, const std::string& path, const HttpReque
                              "PATCH is not allowed on " + path + "; use its settings object.");
 }
 
+HttpResponse route(ModelState& s, const HttpRequest& request, const std::string& path) {
+  const auto& b = s.behaviour();
+  if (request.method == "GET" || request.method == "HEAD") return model::serveGet(s, path, request);
+  if (request.method == "POST") {
+    if (samePath(b, path, b.sessionsPath)) return model::createSession(s, request);
+    return handlePost(s, path, request);
+  }
+  if (request.method == "PATCH") return handlePatch(s, path, request);
+  if (request.method == "DELETE") {
+    if (auto deleted = model::deleteDynamic(s, path)) return *deleted;
+    return model::redfishError(s, 405, "ActionNotSupported", "DELETE is not allowed here.");
+  }
+  return model::redfishError(s, 405, "ActionNotSupported",
+                             "The method " + request.method + " is not supported.");
+}
+
 HttpResponse dispatch(ModelState& s, const HttpRequest& request) {
   model::advancePower(s);
   model::advanceTasks(s);
@@ -111,18 +123,9 @@ HttpResponse dispatch(ModelState& s, const HttpRequest& request) {
     response.headers.emplace_back("Retry-After", "30");
     return response;
   }
-  if (request.method == "GET" || request.method == "HEAD") return model::serveGet(s, path, request);
-  if (request.method == "POST") {
-    if (samePath(b, path, b.sessionsPath)) return model::createSession(s, request);
-    return handlePost(s, path, request);
-  }
-  if (request.method == "PATCH") return handlePatch(s, path, request);
-  if (request.method == "DELETE") {
-    if (auto deleted = model::deleteDynamic(s, path)) return *deleted;
-    return model::redfishError(s, 405, "ActionNotSupported", "DELETE is not allowed here.");
-  }
-  return model::redfishError(s, 405, "ActionNotSupported",
-                             "The method " + request.method + " is not supported.");
+  auto response = route(s, request, path);
+  model::recordRequestEffect(s, request, path, response);
+  return response;
 }
 
 std::string renderedString(ModelState& s, const std::string& path, const char* key) {
@@ -289,6 +292,7 @@ nlohmann::json BmcModel::snapshot() const {
           {"firmware", firmware},
           {"tasks", model::taskSummaries(s)},
           {"firmwareUpdates", updates},
+          {"sideEffects", model::sideEffectsJson(s)},
           {"sessions", s.sessions.size()},
           {"subscriptions", subscriptions},
           {"chassisPower", s.chassisOff ? "Off" : "On"},

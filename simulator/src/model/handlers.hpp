@@ -8,10 +8,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/json_util.hpp"
 #include "model/model_state.hpp"
 #include "simulator/http_types.hpp"
 
 namespace sim::model {
+
+// `path` (canonical) is the vendor's `target` (an action or collection path; empty: never).
+inline bool samePath(const VendorBehaviour& b, const std::string& path, const std::string& target) {
+  if (target.empty()) return false;
+  auto t = trimSlash(target);
+  return path == t || (b.caseInsensitivePaths && lower(path) == lower(t));
+}
 
 // A Redfish error in the vendor's style: one @Message.ExtendedInfo entry with MessageArgs and,
 // when given, the offending property in RelatedProperties.
@@ -83,5 +91,16 @@ std::optional<nlohmann::json> renderTask(const ModelState& state, const std::str
 std::optional<nlohmann::json> renderFirmwareJob(const ModelState& state, const std::string& path);
 std::vector<std::string> firmwareJobIds(const ModelState& state);
 nlohmann::json taskSummaries(const ModelState& state);
+
+// side_effects.cpp: the record of what the BMC accepted, for the chaos harness's verdict.
+// What `request` (to canonical `path`) changes, if it is accepted; firmware updates and secure
+// erases are recorded by acceptTask instead, with their targets.
+std::optional<SideEffect> classifyRequest(const VendorBehaviour& b, const HttpRequest& request,
+                                          const std::string& path);
+void recordSideEffect(ModelState& state, std::string kind, std::string key);
+// Records `request`'s effect when `response` accepted it (2xx).
+void recordRequestEffect(ModelState& state, const HttpRequest& request, const std::string& path,
+                         const HttpResponse& response);
+nlohmann::json sideEffectsJson(const ModelState& state);
 
 }  // namespace sim::model

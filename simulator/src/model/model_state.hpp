@@ -61,12 +61,22 @@ struct FirmwareChange {
 
 // A firmware update asked for, waiting on its image (SimpleUpdate with an http(s) ImageURI).
 struct UpdateRequest {
-  std::string image;                 // the ImageURI, or empty for a push
-  std::vector<std::string> targets;  // canonical FirmwareInventory paths
-  bool force = false;                // ForceUpdate
-  std::string oemVersion;            // Oem.Simulator.Version (tests of the model)
-  std::string pushed;                // a push's image bytes (UpdateFile part or raw body)
+  std::string image;                    // the ImageURI, or empty for a push
+  std::vector<std::string> targets;     // canonical FirmwareInventory paths
+  bool force = false;                   // ForceUpdate
+  std::string oemVersion;               // Oem.Simulator.Version (tests of the model)
+  std::string pushed;                   // a push's image bytes (UpdateFile part or raw body)
   std::string method = "SimpleUpdate";  // how it came: SimpleUpdate, MultipartHttpPushUri, ...
+};
+
+// A change the BMC accepted (recorded by side_effects.cpp): `kind` says what (bios_patch,
+// boot_override, host_reset, account_patch, firmware_update, secure_erase, ...), `key` what for
+// (the override target, a digest of the settings, the targets and version); `seq` counts from 1.
+struct SideEffect {
+  int seq = 0;
+  double at = 0;  // simulated seconds
+  std::string kind;
+  std::string key;
 };
 
 struct ModelState {
@@ -114,6 +124,7 @@ struct ModelState {
   bool downloadsImages = false;                  // an image fetcher is attached (BmcModel)
   std::optional<UpdateRequest> pendingDownload;  // fetched outside the lock, answered later
   bool chassisOff = false;  // Chassis.Reset ForceOff seen and not yet On: AC/aux power is off
+  std::vector<SideEffect> sideEffects;  // every change accepted, in order (side_effects.cpp)
 
   double now() const { return clock.now(); }
   double uniform() {  // deterministic RNG in [0, 1)

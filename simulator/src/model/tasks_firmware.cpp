@@ -149,6 +149,10 @@ std::string newTaskId(ModelState& s) {
 }
 
 HttpResponse acceptTask(ModelState& s, Task task) {
+  std::string key;
+  for (const auto& target : task.targets) key += (key.empty() ? "" : ",") + target;
+  if (task.kind == TaskKind::kFirmware) key += "@" + task.version;
+  recordSideEffect(s, task.kind == TaskKind::kFirmware ? "firmware_update" : "secure_erase", key);
   s.tasks.push_back(std::move(task));
   const auto& stored = s.tasks.back();
   auto path = taskPath(s, stored);
