@@ -80,10 +80,11 @@ constexpr Query kHoldsLivenessLock{
     " AND objsubid = 2)"};
 
 // $1 now, $2 owner, $3 lease expiry, $4 limit, $5 the claimer's liveness key (NULL: none),
-// $6 kLivenessLockClass.
+// $6 kLivenessLockClass, $7 whether the claimer may take over runs of dead replicas.
 // Due: a free lease, an expired one, or one whose holder's liveness lock is gone (the replica's
-// connection dropped). pg_locks is read once per claim (MATERIALIZED), this database only.
-// SKIP LOCKED: replicas never wait on each other.
+// connection dropped), the last only while the claimer's own lock is held (after a PostgreSQL
+// restart nobody's is, until each replica takes its own again). pg_locks is read once per claim
+// (MATERIALIZED), this database only. SKIP LOCKED: replicas never wait on each other.
 constexpr Query kClaimDueRuns{
     "claim_due_workflow_runs",
     "WITH live AS MATERIALIZED (SELECT objid::bigint AS k FROM pg_locks"
@@ -93,7 +94,8 @@ constexpr Query kClaimDueRuns{
     " due AS (SELECT id AS due_id FROM workflow_runs WHERE state = 'running'"
     " AND next_run_at <= " INVENTORY_WF_TS(1) " AND (lease_expires_at IS NULL"
     " OR lease_expires_at <= " INVENTORY_WF_TS(1)
-    " OR (lease_live_key IS NOT NULL AND lease_live_key::bigint NOT IN (SELECT k FROM live)))"
+    " OR ($7::boolean AND $5::bigint IN (SELECT k FROM live)"
+    " AND lease_live_key IS NOT NULL AND lease_live_key::bigint NOT IN (SELECT k FROM live)))"
     " ORDER BY next_run_at LIMIT $4 FOR UPDATE SKIP LOCKED)"
     " UPDATE workflow_runs SET lease_owner = $2, lease_expires_at = " INVENTORY_WF_TS(3)
     ", lease_epoch = lease_epoch + 1, lease_live_key = $5::int4 FROM due WHERE id = due_id"

@@ -25,14 +25,42 @@ struct ReplicaLiveness::Session {
 ReplicaLiveness::ReplicaLiveness(std::string url, std::int32_t key)
     : url_(std::move(url)), key_(key) {}
 
-ReplicaLiveness::~ReplicaLiveness() = default;
+ReplicaLiveness::~ReplicaLiveness() {
+  {
+    std::lock_guard guard(keeper_mutex_);
+    stopping_ = true;
+  }
+  keeper_cv_.notify_all();
+  if (keeper_.joinable()) keeper_.join();
+}
+
+void ReplicaLiveness::keeperLoop() {
+  std::unique_lock lock(keeper_mutex_);
+  while (!keeper_cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; })) {
+    lock.unlock();
+    keep();
+    lock.lock();
+  }
+}
+
+std::chrono::steady_clock::duration ReplicaLiveness::heldFor() const {
+  const auto since = held_since_.load();
+  if (since == 0) return std::chrono::steady_clock::duration::zero();
+  return std::chrono::steady_clock::now().time_since_epoch() -
+         std::chrono::steady_clock::duration(since);
+}
 
 common::Result<std::unique_ptr<ReplicaLiveness>> ReplicaLiveness::hold(const std::string& url) {
   // Another process holding the same random key is a rare draw: try a few.
   for (int tries = 0; tries < 8; ++tries) {
     std::unique_ptr<ReplicaLiveness> liveness(new ReplicaLiveness(url, randomKey()));
-    std::lock_guard guard(liveness->mutex_);
-    if (liveness->takeLock()) return liveness;
+    std::unique_lock guard(liveness->mutex_);
+    if (liveness->takeLock()) {
+      guard.unlock();
+      auto* self = liveness.get();
+      liveness->keeper_ = std::thread([self] { self->keeperLoop(); });
+      return liveness;
+    }
     if (!liveness->session_) break;  // no connection at all: the database is unreachable
   }
   return common::unavailable("database_unavailable",
@@ -45,9 +73,12 @@ bool ReplicaLiveness::takeLock() {
     if (!session_ || !session_->conn.is_open()) session_ = std::make_unique<Session>(url_);
     pqxx::nontransaction tx(session_->conn);
     auto row = tx.exec_params1(detail::kTakeLivenessLock.sql, detail::kLivenessLockClass, key_);
-    return row[0].as<bool>();
+    const bool taken = row[0].as<bool>();
+    held_since_ = taken ? std::chrono::steady_clock::now().time_since_epoch().count() : 0;
+    return taken;
   } catch (const std::exception&) {
     session_.reset();
+    held_since_ = 0;
     return false;
   }
 }

@@ -13,14 +13,15 @@ using detail::Tx;
 common::Result<std::vector<WorkflowRun>> claimDueRuns(Database& db, const std::string& owner,
                                                       WallTime now, std::chrono::milliseconds lease,
                                                       std::size_t limit,
-                                                      std::optional<std::int32_t> live_key) {
+                                                      std::optional<std::int32_t> live_key,
+                                                      bool take_over) {
   if (owner.empty()) return common::invalidArgument("missing_field", "owner is required", "owner");
   // Autocommit: the statement is its own transaction, one round trip.
   return detail::withRead(
       db, "claim_due_workflow_runs", [&](Tx& tx) -> common::Result<std::vector<WorkflowRun>> {
         auto rows = tx.exec(detail::kClaimDueRuns, detail::micros(now), owner,
                             detail::micros(now + lease), static_cast<std::int64_t>(limit), live_key,
-                            static_cast<std::int64_t>(detail::kLivenessLockClass));
+                            static_cast<std::int64_t>(detail::kLivenessLockClass), take_over);
         std::vector<WorkflowRun> runs;
         runs.reserve(rows.size());
         for (const auto& row : rows) runs.push_back(detail::runFromRow(row));

@@ -65,17 +65,31 @@ common::Error httpError(std::string_view method, const Response& response) {
     if (!detail.empty()) detail += "; ";
     detail += text;
   }
-  return common::Error{kindForStatus(response.status), std::string(codes::kHttpError),
-                       std::move(message), {}, std::move(detail)};
+  return common::Error{kindForStatus(response.status),
+                       std::string(codes::kHttpError),
+                       std::move(message),
+                       {},
+                       std::move(detail)};
 }
 
 common::Error malformedResponse(std::string_view url, std::string_view what) {
-  return common::Error{common::ErrorKind::kProtocol,
-                       std::string(codes::kMalformed),
-                       "BMC response from " + std::string(url) + " is malformed: " +
-                           std::string(what),
-                       {},
-                       std::string(url)};
+  return common::Error{
+      common::ErrorKind::kProtocol,
+      std::string(codes::kMalformed),
+      "BMC response from " + std::string(url) + " is malformed: " + std::string(what),
+      {},
+      std::string(url)};
+}
+
+bool certainlyNotActed(const common::Error& error) {
+  // A 500 (kProtocol) may come from a BMC that acted halfway; a 4xx or a 503 did not act.
+  if (error.code == codes::kHttpError) return error.kind != common::ErrorKind::kProtocol;
+  for (std::string_view code :
+       {codes::kSessionLimit, codes::kAuthFailed, codes::kNotAllowed, codes::kNotSupported,
+        codes::kTlsError, codes::kPinMismatch, codes::kCancelled}) {
+    if (error.code == code) return true;
+  }
+  return false;
 }
 
 }  // namespace redfish

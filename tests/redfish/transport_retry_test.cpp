@@ -135,6 +135,29 @@ TEST_CASE("transport retries a POST answered 503 but not one that timed out",
   REQUIRE_FALSE(result.ok());
   CHECK(result.error().code == redfish::codes::kTimeout);
   CHECK(bmc.count("POST", "/redfish/v1/Actions/Reset") == 2);  // 503, then the time-out only
+  CHECK_FALSE(redfish::certainlyNotActed(result.error()));     // the BMC may have reset the host
+}
+
+TEST_CASE("certainlyNotActed tells a refused action from one that may have happened",
+          "[transport][retry]") {
+  auto answered = [](long status) {
+    redfish::Response response;
+    response.status = status;
+    response.url = "https://bmc/redfish/v1/Systems/1/Actions/ComputerSystem.Reset";
+    return redfish::httpError("POST", response);
+  };
+  CHECK(redfish::certainlyNotActed(answered(400)));
+  CHECK(redfish::certainlyNotActed(answered(409)));
+  CHECK(redfish::certainlyNotActed(answered(503)));  // the transport's retries ran out
+  CHECK_FALSE(redfish::certainlyNotActed(answered(500)));
+  auto error = [](std::string_view code) {
+    return common::Error{common::ErrorKind::kUnavailable, std::string(code), "x", {}, {}};
+  };
+  CHECK(redfish::certainlyNotActed(error(redfish::codes::kSessionLimit)));
+  CHECK(redfish::certainlyNotActed(error(redfish::codes::kAuthFailed)));
+  CHECK_FALSE(redfish::certainlyNotActed(error(redfish::codes::kTimeout)));
+  CHECK_FALSE(redfish::certainlyNotActed(error(redfish::codes::kUnreachable)));
+  CHECK_FALSE(redfish::certainlyNotActed(error(redfish::codes::kMalformed)));
 }
 
 TEST_CASE("transport reports bmc_unreachable after retrying a refused connection",

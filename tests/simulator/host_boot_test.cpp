@@ -149,16 +149,37 @@ TEST_CASE("A GPU fault set through the control API shows in the posted measureme
 }
 
 TEST_CASE("A kernel digest mismatch fails the boot and starts no agent", "[host]") {
-  BootFleet f("127.29.2.1");
+  // The script starts over after a mismatch (max_script_retries 2: three tries), then gives up.
+  BootFleet f("127.29.2.1", json::object(), 1000, 2);
   f.service.corruptKernel();
   f.reset("Pxe");
   REQUIRE(waitFor([&] { return !f.host().error.empty(); }));
   HostStatus host = f.host();
   CHECK(host.error.find("kernel checksum mismatch") != std::string::npos);
   CHECK(host.agent == "not_started");
+  CHECK(host.imageRetries == 2);
   auto record = f.service.record();
-  CHECK(record.artifacts == std::vector<std::string>{"kernel"});
+  CHECK(record.artifacts == std::vector<std::string>{"kernel", "kernel", "kernel"});
   CHECK(record.registerTokens.empty());
+}
+
+TEST_CASE("A failed image download starts the script over and the same boot goes on", "[host]") {
+  // What a replica killed under the host's download looks like from the host: the script's
+  // retry loop asks the same address again (another replica answers) instead of the host
+  // sitting there until the service's agent time-out boots it a second time.
+  BootFleet f("127.29.2.65");
+  f.service.failArtifacts(2);  // the kernel, then the kernel again
+  f.reset("Pxe");
+  REQUIRE(waitFor([&] { return !f.service.record().results.empty(); }, kAgentDeadline));
+  HostStatus host = f.host();
+  CHECK(host.boots == 1);
+  CHECK(host.imageRetries == 2);
+  CHECK(host.error.empty());
+  auto record = f.service.record();
+  CHECK(record.refusedArtifacts == 2);
+  CHECK(record.artifacts == std::vector<std::string>{"kernel", "initrd"});
+  CHECK(record.scriptMacs.size() == 1);  // the loop is the script's: it is not fetched again
+  CHECK(record.registerTokens.size() == 1);
 }
 
 TEST_CASE("A wait-and-retry script makes the host ask again after the wait", "[host]") {
@@ -284,8 +305,7 @@ TEST_CASE("A wipe fault set through the control API keeps its count", "[host]") 
   CHECK(fault["count"] == 3);
 }
 
-TEST_CASE("A booted host wipes its GPUs and drives and reports the stuck bits it found",
-          "[host]") {
+TEST_CASE("A booted host wipes its GPUs and drives and reports the stuck bits it found", "[host]") {
   BootFleet f("127.29.1.10");
   httplib::Client control("127.0.0.1", f.fleet->controlPort());
   json patch = {{"gpu_faults", {{{"gpu", 2}, {"kind", "stuck_bits"}, {"count", 3}}}}};

@@ -28,6 +28,17 @@ TEST_CASE("A rendered boot script gives kernel initrd arguments and digests", "[
         "console=ttyS0 quiet provisioner.url=http://10.0.0.1:8080 provisioner.token=tok_1");
   CHECK(script->kernelSha256 == std::string(64, 'a'));
   CHECK(script->initrdSha256 == std::string(64, 'b'));
+  // Its retry loop: a failed download or digest starts over after retry_seconds.
+  CHECK(script->retriesOnFailure);
+  CHECK(script->sleepSeconds == spec.retry_seconds);
+}
+
+TEST_CASE("A boot script without a loop back gives up on a failed download", "[host]") {
+  auto script = parseIpxeScript(
+      "#!ipxe\nkernel http://x/k || goto failed\ninitrd http://x/i\nboot\n:failed\nsleep 5\n");
+  REQUIRE(script);
+  CHECK(script->kind == ScriptKind::kBoot);
+  CHECK_FALSE(script->retriesOnFailure);
 }
 
 TEST_CASE("Rendered retry and local-disk scripts are recognised", "[host]") {

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <set>
 
+#include <pqxx/pqxx>
+
 #include "engine_test_support.hpp"
 #include "support/child_process.hpp"
 
@@ -35,6 +37,30 @@ std::vector<inventory::Id> replicaDemoRuns(inventory::Database& db, int n) {
     ids.push_back(created->run.id);
   }
   return ids;
+}
+
+// How many of `ids` are running and leased to `owner`.
+int heldBy(inventory::Database& db, const std::vector<inventory::Id>& ids,
+           const std::string& owner) {
+  int n = 0;
+  for (auto id : ids) {
+    auto run = engine_test::runOf(db, id);
+    if (run.state == "running" && run.lease_owner == owner) ++n;
+  }
+  return n;
+}
+
+// The argv of a replica whose 4 workers hang in step one of the runs they lease (10-minute
+// leases: only the liveness lock frees them in time).
+std::vector<std::string> hangingReplica(const std::string& url) {
+  return {PROVISIONER_WORKFLOW_REPLICA, url, "replica-a", "600000", "hang"};
+}
+
+// Waits until that replica is ready and holds 4 of `ids`.
+void awaitHanging(testing::ChildProcess& replica, inventory::Database& db,
+                  const std::vector<inventory::Id>& ids) {
+  REQUIRE(replica.waitForLine("ready", 60s));
+  REQUIRE(engine_test::eventually([&] { return heldBy(db, ids, "replica-a") == 4; }, 60s));
 }
 
 }  // namespace
@@ -162,19 +188,9 @@ TEST_CASE(
   auto t = engine_test::freshDb();
   constexpr int kRuns = 8;
   const std::vector<inventory::Id> ids = replicaDemoRuns(*t.db, kRuns);
-  auto heldBy = [&](const std::string& owner) {
-    int n = 0;
-    for (auto id : ids) {
-      auto run = engine_test::runOf(*t.db, id);
-      if (run.state == "running" && run.lease_owner == owner) ++n;
-    }
-    return n;
-  };
-  // Leases of 10 minutes: only the liveness lock can free the dead replica's runs in time.
-  testing::ChildProcess doomed(
-      {PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-a", "600000", "hang"});
-  REQUIRE(doomed.waitForLine("ready", 60s));
-  REQUIRE(engine_test::eventually([&] { return heldBy("replica-a") == 4; }, 60s));  // 4 workers
+  auto heldBy = [&](const std::string& owner) { return ::heldBy(*t.db, ids, owner); };
+  testing::ChildProcess doomed(hangingReplica(t.url));
+  awaitHanging(doomed, *t.db, ids);
   testing::ChildProcess survivor({PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-b", "600000"});
   REQUIRE(survivor.waitForLine("ready", 60s));
   auto succeeded = [&] {
@@ -203,4 +219,60 @@ TEST_CASE(
     for (const auto& e : *events) completed_one += e.kind == "step_completed" && e.step == "one";
     CHECK(completed_one == 1);
   }
+}
+
+namespace {
+
+// What a PostgreSQL restart does to the replicas' liveness locks, without the restart: every
+// session holding one is terminated at once. Returns how many were.
+int dropLivenessSessions(const std::string& url) {
+  pqxx::connection c(url);
+  pqxx::nontransaction tx(c);
+  auto row = tx.exec1(
+      "SELECT count(pg_terminate_backend(pid)) FROM pg_locks WHERE locktype = 'advisory'"
+      " AND granted AND objsubid = 2 AND classid::bigint = 1886547830"
+      " AND pid <> pg_backend_pid()");
+  return row[0].as<int>();
+}
+
+int livenessLocksHeld(const std::string& url) {
+  pqxx::connection c(url);
+  pqxx::nontransaction tx(c);
+  return tx
+      .exec1(
+          "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+          " AND objsubid = 2 AND classid::bigint = 1886547830")[0]
+      .as<int>();
+}
+
+}  // namespace
+
+TEST_CASE("Engine replicas that all lose their liveness locks at once take nothing from each other",
+          "[engine][replicas][takeover]") {
+  // After a PostgreSQL restart no replica holds its lock until its keeper takes it back (within
+  // a second). A replica claiming in that gap must not read a live replica as dead: it takes
+  // over only once its own lock has been held for the grace period again.
+  auto t = engine_test::freshDb();
+  const std::vector<inventory::Id> ids = replicaDemoRuns(*t.db, 4);
+  auto heldBy = [&](const std::string& owner) { return ::heldBy(*t.db, ids, owner); };
+  testing::ChildProcess hanging(hangingReplica(t.url));
+  awaitHanging(hanging, *t.db, ids);
+  testing::ChildProcess other({PROVISIONER_WORKFLOW_REPLICA, t.url, "replica-b", "600000"});
+  REQUIRE(other.waitForLine("ready", 60s));
+  REQUIRE(engine_test::eventually([&] { return livenessLocksHeld(t.url) == 2; }, 30s));
+  std::map<inventory::Id, std::int64_t> epochs;
+  for (auto id : ids) epochs[id] = engine_test::runOf(*t.db, id).lease_epoch;
+
+  CHECK(dropLivenessSessions(t.url) == 2);
+  // Both keepers take their locks back; replica-b keeps claiming all the while.
+  REQUIRE(engine_test::eventually([&] { return livenessLocksHeld(t.url) == 2; }, 30s));
+  CHECK(heldBy("replica-a") == 4);
+  for (auto id : ids) CHECK(engine_test::runOf(*t.db, id).lease_epoch == epochs[id]);
+
+  // replica-a is really gone now: replica-b, its own lock held long enough, takes its runs.
+  hanging.signal(SIGKILL);
+  REQUIRE(hanging.wait(30s).has_value());
+  CHECK(engine_test::eventually([&] { return heldBy("replica-a") == 0; }, 60s));
+  other.signal(SIGTERM);
+  REQUIRE(other.wait(60s).has_value());
 }

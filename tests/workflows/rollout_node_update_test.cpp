@@ -56,14 +56,9 @@ class PackageServer {
   std::thread thread_;
 };
 
-json bmcComponent(const PackageServer& packages, const std::string& to,
-                  bool with_rollback = true) {
-  json c = {{"component", "bmc"},
-            {"rule", {{"pattern", "HostBMC"}}},
-            {"from", "23.11.21"},
-            {"to", to},
-            {"image_uri", packages.uri(to)},
-            {"apply", "immediate"},
+json bmcComponent(const PackageServer& packages, const std::string& to, bool with_rollback = true) {
+  json c = {{"component", "bmc"}, {"rule", {{"pattern", "HostBMC"}}}, {"from", "23.11.21"},
+            {"to", to},           {"image_uri", packages.uri(to)},    {"apply", "immediate"},
             {"force", false}};
   c["rollback"] = with_rollback
                       ? json{{"version", "23.11.21"}, {"image_uri", packages.uri("23.11.21")}}
@@ -71,16 +66,24 @@ json bmcComponent(const PackageServer& packages, const std::string& to,
   return c;
 }
 
+using RolloutStep = workflows::StepOutcome (*)(const ro::Env&, StepContext&);
+
 struct Rollout {
   explicit Rollout(Bench& shared) : bench(shared) {
     env.life = bench.env();
-    env.life.settings.timings.time_scale = 1;  // deadlines in the simulated seconds drive() advances
+    env.life.settings.timings.time_scale =
+        1;  // deadlines in the simulated seconds drive() advances
   }
-  StepOutcome run(const std::string& name, workflows::StepOutcome (*step)(const ro::Env&,
-                                                                          StepContext&)) {
-    return bench.run(name, [this, step](const lc::Env&, StepContext& ctx) {
-      return step(env, ctx);
-    });
+  StepOutcome run(const std::string& name,
+                  workflows::StepOutcome (*step)(const ro::Env&, StepContext&)) {
+    return bench.run(name,
+                     [this, step](const lc::Env&, StepContext& ctx) { return step(env, ctx); });
+  }
+  // The replica dies after the step returned (runAndDie) or inside its nth recordIntent().
+  int runAndDie(const std::string& name, RolloutStep step, int at_intent = 0) {
+    auto wrapped = [this, step](const lc::Env&, StepContext& ctx) { return step(env, ctx); };
+    return at_intent == 0 ? bench.runAndDie(name, wrapped)
+                          : bench.runAndDieAtIntent(name, wrapped, at_intent);
   }
   // Runs `step` until it stops waiting, moving both clocks on between calls.
   StepOutcome drive(const std::string& name,
@@ -190,6 +193,90 @@ TEST_CASE("a run resumed after a crash adopts the running update instead of flas
   CHECK(r.bmcVersion() == "24.10.1");
 }
 
+namespace {
+
+const char* kBiosMember = "/redfish/v1/UpdateService/FirmwareInventory/HostBIOS_0";
+
+// The host BIOS (the DGX's HostBIOS_0, 01.01.03), applied when the host resets.
+json biosComponent(const PackageServer& packages) {
+  return {{"component", "bios"},
+          {"rule", {{"pattern", "HostBIOS"}}},
+          {"from", "01.01.03"},
+          {"to", "01.02.00"},
+          {"image_uri", packages.uri("01.02.00")},
+          {"apply", "on_reset"},
+          {"force", false},
+          {"rollback", nullptr}};
+}
+
+// A node whose BIOS update task has finished: the next execution of flash resets the host to
+// apply it.
+struct BiosApplyNext {
+  BiosApplyNext() {
+    bench.data()["components"] = json::array({biosComponent(packages)});
+    for (int i = 0; i < 60; ++i) {
+      auto outcome = r.run("flash", ro::flashStep);
+      INFO(describe(outcome));
+      REQUIRE(outcome.kind == Kind::kWait);
+      REQUIRE(outcome.waiting_for == "firmware_task");
+      bench.advance(seconds(10));
+      const json firmware = bench.snapshot()["firmware"];
+      if (firmware.contains(kBiosMember) &&
+          firmware[kBiosMember].value("awaiting", "") == "host_reset") {
+        return;
+      }
+    }
+    FAIL("the BIOS update task never finished");
+  }
+
+  PackageServer packages;
+  Bench bench{bmcNode()};
+  Rollout r{bench};
+};
+
+std::size_t resets(const Bench& bench) {
+  return bench.requestCount("POST", "ComputerSystem.Reset");
+}
+
+}  // namespace
+
+TEST_CASE("flash killed after the reset that applies the firmware does not reset again",
+          "[rollout][kill]") {
+  BiosApplyNext f;
+  Bench& bench = f.bench;
+  REQUIRE(resets(bench) == 0);
+
+  Rollout& r = f.r;
+  CHECK(r.runAndDie("flash", ro::flashStep) == 1);  // the reset's intent
+  CHECK(resets(bench) == 1);
+  CHECK(bench.data()["flash"]["current"].contains("reset_intent_at"));
+  CHECK_FALSE(bench.data()["flash"]["current"].contains("applied_at"));
+
+  auto done = r.drive("flash", ro::flashStep);
+  INFO(describe(done));
+  REQUIRE(done.kind == Kind::kNext);
+  CHECK(resets(bench) == 1);
+  CHECK(bench.requestCount("POST", "SimpleUpdate") == 1);
+  CHECK(bench.snapshot()["firmware"][kBiosMember]["version"] == "01.02.00");
+}
+
+TEST_CASE("flash killed between its reset intent and the reset never resets blind",
+          "[rollout][kill]") {
+  // Firmware applied at boot may be flashing during POST, where a second reset could brick the
+  // part: the reset counts as sent, and an update it never applied ends for an operator.
+  BiosApplyNext f;
+  Bench& bench = f.bench;
+  Rollout& r = f.r;
+  r.runAndDie("flash", ro::flashStep, 1);
+  CHECK(resets(bench) == 0);
+
+  auto ended = r.drive("flash", ro::flashStep, 200);
+  INFO(describe(ended));
+  REQUIRE(ended.kind == Kind::kFail);
+  CHECK(ended.reason == "version_unchanged");
+  CHECK(resets(bench) == 0);
+}
+
 TEST_CASE("members already at the target are verified, never flashed", "[rollout]") {
   PackageServer packages;
   Bench bench(bmcNode());
@@ -258,8 +345,7 @@ TEST_CASE("recover rolls a flashed component back to its previous version", "[ro
   CHECK(bench.requestCount("POST", "SimpleUpdate") == 2);
 }
 
-TEST_CASE("recover without a package of the previous version quarantines the node",
-          "[rollout]") {
+TEST_CASE("recover without a package of the previous version quarantines the node", "[rollout]") {
   PackageServer packages;
   Bench bench(bmcNode());
   Rollout r(bench);

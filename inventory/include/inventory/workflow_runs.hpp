@@ -64,10 +64,11 @@ common::Result<CreatedRun> createWorkflowRun(Database& db, const NewWorkflowRun&
 // One round trip: due runs (state running, next_run_at <= now, lease free, expired, or held by
 // a replica whose liveness lock is gone) locked with FOR UPDATE SKIP LOCKED, leased to `owner`
 // until now + lease, epoch bumped, stamped with the claimer's liveness key (replica_liveness.hpp;
-// nullopt: none, only expiry frees these runs).
+// nullopt: none, only expiry frees these runs). Runs of a dead replica are taken only with
+// `take_over` and while `live_key` is held.
 common::Result<std::vector<WorkflowRun>> claimDueRuns(
     Database& db, const std::string& owner, WallTime now, std::chrono::milliseconds lease,
-    std::size_t limit, std::optional<std::int32_t> live_key = std::nullopt);
+    std::size_t limit, std::optional<std::int32_t> live_key = std::nullopt, bool take_over = true);
 
 // How a claimed step ended, written in one transaction if (id, owner, epoch) still holds.
 struct StepCompletion {

@@ -41,4 +41,11 @@ common::Error httpError(std::string_view method, const Response& response);
 
 common::Error malformedResponse(std::string_view url, std::string_view what);
 
+// True when a failed action certainly did not happen: the BMC answered 4xx or 503 (the
+// transport has already retried the 503s), refused the login, the value or the feature, or the
+// request was never sent (no session, TLS, a changed pin, shut down). False when it may have
+// happened: a time-out, a reset connection, an unreadable answer, a 500. A step that
+// wrote its intent before the call may clear it only on true.
+bool certainlyNotActed(const common::Error& error);
+
 }  // namespace redfish

@@ -23,10 +23,11 @@ struct HostStatus {
   std::string agent = "not_started";  // "running", "exited:<code>"
   std::string error;                  // why the latest network boot failed, if it did
   int scriptFetches = 0;              // iPXE scripts fetched, over all boots
+  int imageRetries = 0;               // boot scripts started over after a failed image fetch
   std::vector<std::string> log;       // the latest lines (boot steps, the agent's output)
 };
 
-// {"boots", "last_boot", "agent", "error", "script_fetches", "log"}.
+// {"boots", "last_boot", "agent", "error", "script_fetches", "image_retries", "log"}.
 nlohmann::json hostStatusJson(const HostStatus& status);
 
 }  // namespace sim

@@ -43,10 +43,7 @@ class NetworkBoot {
       job_.host->update(run_, [](HostStatus& s) { s.lastBoot = "disk"; });
       return log("the script says: boot the local disk");
     }
-    if (!fetchArtifact("kernel", script->kernelUrl, script->kernelSha256) ||
-        !fetchArtifact("initrd", script->initrdUrl, script->initrdSha256)) {
-      return;
-    }
+    if (!fetchImages(*script)) return;
     startAgent(*machine, *script);
   }
 
@@ -83,20 +80,37 @@ class NetworkBoot {
     return script;
   }
 
-  bool fetchArtifact(const std::string& what, const std::string& url, const std::string& sha256) {
+  // The kernel and the initrd, both checked. A script with a retry loop starts over after its
+  // pause when a download fails or a digest differs (the service behind the address may be
+  // another replica by then), up to the configured limit; one without gives up at once.
+  bool fetchImages(const IpxeScript& script) {
+    for (int attempt = 0;; ++attempt) {
+      if (!run_.current()) return false;
+      auto why = fetchArtifact("kernel", script.kernelUrl, script.kernelSha256);
+      if (why.empty()) why = fetchArtifact("initrd", script.initrdUrl, script.initrdSha256);
+      if (why.empty()) return true;
+      if (!script.retriesOnFailure || attempt >= job_.settings.maxScriptRetries) {
+        fail(why);
+        return false;
+      }
+      log(why + "; the script starts over in " + std::to_string(script.sleepSeconds) + " s");
+      job_.host->update(run_, [](HostStatus& s) { ++s.imageRetries; });
+      if (!run_.sleepFor(job_.clock->realDuration(script.sleepSeconds))) return false;
+    }
+  }
+
+  // What went wrong fetching one image ("" when it arrived with the expected digest).
+  std::string fetchArtifact(const std::string& what, const std::string& url,
+                            const std::string& sha256) {
     log("GET " + url + " (" + what + ")");
     auto fetched = httpGet(url, options(0));
-    if (!fetched) {
-      fail(what + ": " + fetched.error().message);
-      return false;
-    }
+    if (!fetched) return what + ": " + fetched.error().message;
     if (!sha256.empty() && fetched->sha256 != sha256) {
-      fail(what + " checksum mismatch: expected " + sha256 + ", got " + fetched->sha256 +
-           ": refusing to boot");
-      return false;
+      return what + " checksum mismatch: expected " + sha256 + ", got " + fetched->sha256 +
+             ": refusing to boot";
     }
     log(what + ": " + std::to_string(fetched->size) + " bytes, sha256 " + fetched->sha256);
-    return true;
+    return "";
   }
 
   void startAgent(const Machine& machine, const IpxeScript& script) {

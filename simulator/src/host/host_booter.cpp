@@ -7,9 +7,13 @@
 namespace sim {
 
 nlohmann::json hostStatusJson(const HostStatus& status) {
-  return {
-      {"boots", status.boots}, {"last_boot", status.lastBoot},           {"agent", status.agent},
-      {"error", status.error}, {"script_fetches", status.scriptFetches}, {"log", status.log}};
+  return {{"boots", status.boots},
+          {"last_boot", status.lastBoot},
+          {"agent", status.agent},
+          {"error", status.error},
+          {"script_fetches", status.scriptFetches},
+          {"image_retries", status.imageRetries},
+          {"log", status.log}};
 }
 
 }  // namespace sim

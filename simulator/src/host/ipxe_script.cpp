@@ -81,6 +81,7 @@ struct Reading {
   bool hasKernel = false;
   bool hasSleep = false;
   bool chains = false;
+  bool loops = false;  // a `goto`: the script starts over somewhere
   bool sanboot = false;
   std::string kernelName;
   std::string initrdName;
@@ -126,6 +127,8 @@ void readCommand(const std::vector<std::string>& w, Reading& r) {
   } else if (verb == "chain" && !r.chains) {
     r.chains = true;
     r.script.chainUrl = imageCommand(w).url;
+  } else if (verb == "goto") {
+    r.loops = true;
   } else if (verb == "sanboot" || verb == "exit") {
     r.sanboot = true;
   }
@@ -138,6 +141,7 @@ common::Result<IpxeScript> finish(Reading r) {
     r.script.kind = ScriptKind::kBoot;
     r.script.kernelSha256 = r.expected[r.kernelName];
     r.script.initrdSha256 = r.expected[r.initrdName];
+    r.script.retriesOnFailure = r.loops && r.hasSleep;
     return r.script;
   }
   if (r.chains || r.hasSleep) {

@@ -1,6 +1,7 @@
 // Reading the iPXE scripts the service renders (images/src/ipxe.cpp): a boot script (kernel +
-// command line, initrd, their SHA-256 digests), a wait-and-retry script (sleep, then chain to a
-// URL) or a local-disk script (sanboot). The script comes from the network: it is untrusted.
+// command line, initrd, their SHA-256 digests, its retry loop), a wait-and-retry script (sleep,
+// then chain to a URL) or a local-disk script (sanboot). The script comes from the network: it is
+// untrusted.
 #pragma once
 
 #include <string>
@@ -19,7 +20,11 @@ struct IpxeScript {
   std::string initrdUrl;
   std::string kernelSha256;  // expected digests, when the script checks them (lowercase hex)
   std::string initrdSha256;
-  int sleepSeconds = 0;  // wait-and-retry: the first `sleep`
+  int sleepSeconds = 0;  // wait-and-retry: the first `sleep`; a boot script: its retry pause
+  // A boot script that loops back (`goto`) after a failed download or a checksum mismatch,
+  // sleeping sleepSeconds first, as the service's scripts do: the host starts over instead of
+  // giving up.
+  bool retriesOnFailure = false;
   std::string chainUrl;  // wait-and-retry: where to ask next (empty: ask the same URL again)
 };
 

@@ -63,6 +63,11 @@ void FakeBootService::corruptKernel() {
   corrupt_ = true;
 }
 
+void FakeBootService::failArtifacts(int count) {
+  std::lock_guard lock(mutex_);
+  failArtifacts_ = count;
+}
+
 FakeBootService::Record FakeBootService::record() const {
   std::lock_guard lock(mutex_);
   return record_;
@@ -101,6 +106,11 @@ void FakeBootService::serveScript(const httplib::Request& req, httplib::Response
 void FakeBootService::serveArtifact(const httplib::Request& req, httplib::Response& res) {
   std::lock_guard lock(mutex_);
   const std::string digest = req.matches[1];
+  if (failArtifacts_ > 0) {
+    --failArtifacts_;
+    ++record_.refusedArtifacts;
+    return problem(res, 503, "service_unavailable");
+  }
   if (digest == common::sha256Hex(kernel_)) {
     record_.artifacts.push_back("kernel");
     res.set_content(corrupt_ ? kernel_ + "tampered" : kernel_, "application/octet-stream");

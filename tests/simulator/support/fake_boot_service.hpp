@@ -33,12 +33,16 @@ class FakeBootService {
   void answerLocalDisk();
   // The kernel served no longer matches the digest in the script.
   void corruptKernel();
+  // The next `count` artifact fetches are answered 503, as by a replica going down behind the
+  // service's address.
+  void failArtifacts(int count);
   // The task is a wipe (agent/wipe.hpp) with this seed instead of the default burn-in.
   void answerWipeTask(std::uint64_t seed);
 
   struct Record {
     std::vector<std::string> scriptMacs;  // the mac= of each script fetch, in order
-    std::vector<std::string> artifacts;   // "kernel" / "initrd", in order
+    std::vector<std::string> artifacts;   // "kernel" / "initrd", in order (served ones)
+    int refusedArtifacts = 0;             // answered 503 (failArtifacts)
     std::vector<std::string> mintedTokens;
     std::vector<std::string> registerTokens;  // the bearer each registration carried
     nlohmann::json facts;                     // the last registration's facts
@@ -65,6 +69,7 @@ class FakeBootService {
   int waitSeconds_ = 1;
   bool localDisk_ = false;
   bool corrupt_ = false;
+  int failArtifacts_ = 0;
   Record record_;
 };
 

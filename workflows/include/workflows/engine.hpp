@@ -41,6 +41,10 @@ struct EngineOptions {
   // lock goes with it, and the other replicas take its runs at their next claim instead of at
   // lease expiry. runOnce() callers never hold one (their runs wait for the lease).
   bool take_over_on_disconnect = true;
+  // How long this replica's own liveness lock must have been held before it takes the runs of
+  // a replica whose lock is gone: after a PostgreSQL restart every lock is gone at once, and
+  // each live replica takes its own back within a second or two (its keeper thread).
+  Duration take_over_grace{5000};
   // Tests only, a deterministic kill point: asked after each step returns and before its outcome
   // is written; true makes this execution end as if the replica had died there (its calls made,
   // its recorded intents kept, its outcome and events never written, its lease left to expire),

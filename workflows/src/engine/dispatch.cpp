@@ -8,26 +8,22 @@
 
 namespace workflows {
 
-// The key to stamp on claimed runs; the lock taken again (at most once a second) when its
-// connection was lost, so a PostgreSQL restart costs this replica its runs only briefly.
-std::optional<std::int32_t> Engine::Impl::livenessKey() {
-  if (!liveness) return std::nullopt;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - liveness_checked >= std::chrono::seconds(1)) {
-    liveness_checked = now;
-    if (!liveness->keep()) {
-      spdlog::warn("workflow engine {}: liveness lock not held; claiming with the lease only",
-                   options.owner);
-      return std::nullopt;
-    }
-  }
-  return liveness->key();
+// The liveness lock as its keeper thread last saw it (no round trip): its key stamped on what
+// is claimed while it is held; the runs of dead replicas taken only once it has been held for
+// the grace period, so that after a PostgreSQL restart a live replica has time to take its own
+// lock back before the others conclude it is dead.
+Engine::Impl::ClaimLiveness Engine::Impl::claimLiveness() const {
+  if (!liveness) return {};
+  const auto held = liveness->heldFor();
+  if (held <= std::chrono::steady_clock::duration::zero()) return {};
+  return {liveness->key(), held >= options.take_over_grace};
 }
 
 common::Result<std::vector<inventory::WorkflowRun>> Engine::Impl::claim(std::size_t limit) {
   claim_round_trips.fetch_add(1);
+  const ClaimLiveness live = claimLiveness();
   auto runs = inventory::claimDueRuns(*db, options.owner, clock->now(), options.lease, limit,
-                                      livenessKey());
+                                      live.key, live.take_over);
   if (runs) claimed.fetch_add(runs->size());
   return runs;
 }
@@ -102,7 +98,6 @@ void Engine::start() {
     auto held = inventory::ReplicaLiveness::hold(impl_->db->url());
     if (held) {
       impl_->liveness = std::move(*held);
-      impl_->liveness_checked = std::chrono::steady_clock::now();
     } else {
       spdlog::warn(
           "workflow engine {}: no liveness lock ({}); a crash of this replica frees "

@@ -50,8 +50,12 @@ struct Engine::Impl {
 
   // Held between start() and stop() (dispatch.cpp); checked at most once a second by claim().
   std::unique_ptr<inventory::ReplicaLiveness> liveness;
-  std::chrono::steady_clock::time_point liveness_checked{};
-  std::optional<std::int32_t> livenessKey();
+  // The key to stamp on claimed runs, and whether to take over dead replicas' runs now.
+  struct ClaimLiveness {
+    std::optional<std::int32_t> key;
+    bool take_over = false;
+  };
+  ClaimLiveness claimLiveness() const;
 
   std::mutex rng_mutex;
   std::mt19937_64 rng{std::random_device{}()};

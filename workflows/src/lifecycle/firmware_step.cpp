@@ -229,7 +229,11 @@ StepOutcome verifyUpdate(const Env& env, StepContext& ctx, redfish::Client& clie
     fw["reset_intent_at"] = isoTime(ctx.now());
     if (!ctx.recordIntent()) return leaseLost("resetting the host to apply firmware");
     auto reset = bootHost(client, systemPathOf(ctx), *quirks);
-    if (!reset) return bmcTrouble("resetting the host to apply firmware", reset.error());
+    if (!reset) {
+      // Refused: the next try resets. Perhaps sent (a time-out): counted as sent, as above.
+      if (redfish::certainlyNotActed(reset.error())) fw.erase("reset_intent_at");
+      return bmcTrouble("resetting the host to apply firmware", reset.error());
+    }
     fw["reset_at"] = isoTime(ctx.now());
     return StepOutcome::waitUntil(env.after(ctx.now(), std::min(env.settings.timings.power_settle,
                                                                 env.settings.timings.poll)),

@@ -3,6 +3,7 @@
 #include "../lifecycle/host_control.hpp"
 #include "images/artifact_store.hpp"
 #include "inventory/node_firmware.hpp"
+#include "redfish/errors.hpp"
 #include "redfish/json.hpp"
 #include "redfish/power.hpp"
 #include "redfish/tasks.hpp"
@@ -56,19 +57,20 @@ class ComponentFlash {
 
   // The BMC cannot be reached: fatal only once the phase's deadline passed.
   StepOutcome unreachable(const common::Error& error) {
-    const auto since = timeAt(cur_, "applied_at")
-                           .value_or(timeAt(cur_, "completed_at")
-                                         .value_or(timeAt(cur_, "started_at").value_or(ctx_.now())));
+    const auto since =
+        timeAt(cur_, "applied_at")
+            .value_or(timeAt(cur_, "completed_at")
+                          .value_or(timeAt(cur_, "started_at").value_or(ctx_.now())));
     const auto deadline = env_.after(since, env_.settings.timings.bmc_return_timeout);
     if (cur_.contains("intent_at") && ctx_.now() < deadline) {
-      return pollUntil(env_, ctx_, env_.life.settings.timings.poll, deadline, "bmc_return",
-                       "BMC not answering during the update of " + c_.component + ": " +
-                           error.message);
+      return pollUntil(
+          env_, ctx_, env_.life.settings.timings.poll, deadline, "bmc_return",
+          "BMC not answering during the update of " + c_.component + ": " + error.message);
     }
-    return StepOutcome::fail("bmc_unreachable",
-                             "the BMC did not come back during the update of " + describe(c_) +
-                                 ": " + error.message,
-                             evidence(c_, cur_));
+    return StepOutcome::fail(
+        "bmc_unreachable",
+        "the BMC did not come back during the update of " + describe(c_) + ": " + error.message,
+        evidence(c_, cur_));
   }
 
  private:
@@ -77,10 +79,10 @@ class ComponentFlash {
     if (!members) return unreachableOrRetry(members.error(), "reading the firmware inventory");
     const MemberCheck check = checkMembers(c_, *members);
     if (check.covered.empty()) {
-      return StepOutcome::fail("component_not_found",
-                               "no FirmwareInventory member matches the " + c_.component +
-                                   " rule " + c_.rule.dump(),
-                               {{"component", c_.component}, {"rule", c_.rule}});
+      return StepOutcome::fail(
+          "component_not_found",
+          "no FirmwareInventory member matches the " + c_.component + " rule " + c_.rule.dump(),
+          {{"component", c_.component}, {"rule", c_.rule}});
     }
     if (check.pending.empty()) return std::nullopt;  // already there: nothing to flash
     if (!check.below_min_from.empty()) {
@@ -94,9 +96,10 @@ class ComponentFlash {
     if (auto refused = chooseMethod(client)) return refused;
     cur_["targets"] = check.pending;
     cur_["intent_at"] = isoTime(ctx_.now());
-    ctx_.event("firmware_update_intent", "updating " + describe(c_) + " on " +
-                                             std::to_string(check.pending.size()) + " member(s)",
-               evidence(c_, cur_));
+    ctx_.event(
+        "firmware_update_intent",
+        "updating " + describe(c_) + " on " + std::to_string(check.pending.size()) + " member(s)",
+        evidence(c_, cur_));
     // Recorded before the BMC is asked: a replica that resumes this run sees the intent and
     // looks at the world instead of flashing blind; one that lost its lease does not act.
     if (!ctx_.recordIntent()) {
@@ -205,10 +208,10 @@ class ComponentFlash {
     auto task = startUpdate(client, method, targets, refused);
     if (refused) return refused;
     if (!task && task.error().kind == common::ErrorKind::kInvalidArgument) {
-      return StepOutcome::fail("firmware_update_refused",
-                               "the BMC refused the update of " + describe(c_) + ": " +
-                                   task.error().message,
-                               {{"component", c_.component}, {"messages", task.error().detail}});
+      return StepOutcome::fail(
+          "firmware_update_refused",
+          "the BMC refused the update of " + describe(c_) + ": " + task.error().message,
+          {{"component", c_.component}, {"messages", task.error().detail}});
     }
     if (!task) return lifecycle::bmcTrouble("starting the update of " + c_.component, task.error());
     cur_["task"] = {{"monitor", task->monitorUri}, {"task", task->taskUri}};
@@ -242,10 +245,10 @@ class ComponentFlash {
     const bool done = result && result->terminal;
     if (!done && ctx_.now() >= taskDeadline()) {
       std::string state = result ? result->result.state : "no answer from the BMC";
-      return StepOutcome::fail("firmware_update_timeout",
-                               "the update of " + describe(c_) + " did not finish in time (" +
-                                   state + ")",
-                               evidence(c_, cur_));
+      return StepOutcome::fail(
+          "firmware_update_timeout",
+          "the update of " + describe(c_) + " did not finish in time (" + state + ")",
+          evidence(c_, cur_));
     }
     if (!done) {
       return waitTask(result ? "update " + result->result.state
@@ -271,16 +274,40 @@ class ComponentFlash {
     }
     auto quirks = lifecycle::quirksOf(client, ctx_);
     if (!quirks) return unreachableOrRetry(quirks.error(), "reading the service root");
-    if (c_.apply == "on_reset") {
-      auto reset = lifecycle::bootHost(client, lifecycle::systemPathOf(ctx_), *quirks);
-      if (!reset) return lifecycle::bmcTrouble("resetting the host to apply firmware", reset.error());
-      return applied("host " + reset->resetType + " to apply " + describe(c_));
-    }
+    if (c_.apply == "on_reset") return resetToApply(client, *quirks);
     return powerCycle(client, *quirks);
   }
 
+  // The reset's intent is written before the call. A replica that finds it without applied_at
+  // died around the reset: firmware applied at boot may be flashing during POST, where a second
+  // reset could brick the part, so the reset counts as sent and the version is verified (the
+  // rare kill between the intent and the call ends version_unchanged, for an operator's retry).
+  std::optional<StepOutcome> resetToApply(redfish::Client& client, const redfish::Quirks& quirks) {
+    if (cur_.contains("reset_intent_at")) {
+      cur_["applied_at"] = cur_["reset_intent_at"];
+      ctx_.event("firmware_apply_adopted",
+                 "a replica died around the reset that applies " + describe(c_) +
+                     ": not resetting again, verifying",
+                 {{"component", c_.component}, {"apply", c_.apply}});
+      return verify(client);
+    }
+    cur_["reset_intent_at"] = isoTime(ctx_.now());
+    if (!ctx_.recordIntent()) {
+      return StepOutcome::retry("lease_lost", "the run's lease moved on; not resetting");
+    }
+    auto reset = lifecycle::bootHost(client, lifecycle::systemPathOf(ctx_), quirks);
+    if (!reset) {
+      // Refused: the next try resets. Perhaps sent (a time-out): counted as sent, as above.
+      if (redfish::certainlyNotActed(reset.error())) cur_.erase("reset_intent_at");
+      return lifecycle::bmcTrouble("resetting the host to apply firmware", reset.error());
+    }
+    return applied("host " + reset->resetType + " to apply " + describe(c_));
+  }
+
   // AC/aux power cycle: the chassis off, a pause, the chassis on (HGX baseboards load new GPU and
-  // NVSwitch firmware only from cold).
+  // NVSwitch firmware only from cold). Both calls are idempotent, so a replica that resumes
+  // after a kill simply asks again: ForceOff on a chassis already off and On on one already on
+  // change nothing (a BMC that answers 409 to them counts as done, redfish/power.hpp).
   std::optional<StepOutcome> powerCycle(redfish::Client& client, const redfish::Quirks& quirks) {
     if (!cur_.contains("power_chassis")) {
       auto found = redfish::systemChassis(client, text(ctx_.data(), "system_path"));
@@ -308,8 +335,8 @@ class ComponentFlash {
   std::optional<StepOutcome> applied(std::string message) {
     cur_["applied_at"] = isoTime(ctx_.now());
     ctx_.event("firmware_apply", message, {{"component", c_.component}, {"apply", c_.apply}});
-    return StepOutcome::waitUntil(
-        env_.after(ctx_.now(), env_.life.settings.timings.poll), "firmware_applied", message);
+    return StepOutcome::waitUntil(env_.after(ctx_.now(), env_.life.settings.timings.poll),
+                                  "firmware_applied", message);
   }
 
   std::optional<StepOutcome> verify(redfish::Client& client) {
@@ -330,10 +357,10 @@ class ComponentFlash {
     }
     json detail = evidence(c_, cur_);
     detail["reported"] = check.versions;
-    return StepOutcome::fail("version_unchanged",
-                             "the update of " + describe(c_) +
-                                 " reported success but the BMC still reports " + seen,
-                             detail);
+    return StepOutcome::fail(
+        "version_unchanged",
+        "the update of " + describe(c_) + " reported success but the BMC still reports " + seen,
+        detail);
   }
 
   // What the BMC reports after the update becomes the node's observed firmware (compliance).
@@ -344,8 +371,8 @@ class ComponentFlash {
     for (const auto& m : members) {
       seen.push_back({m.path, m.id, m.name, m.software_id, m.version, m.updateable});
     }
-    if (auto recorded = inventory::recordNodeFirmware(*env_.life.deps.db, *node, seen,
-                                                      isoTime(ctx_.now()));
+    if (auto recorded =
+            inventory::recordNodeFirmware(*env_.life.deps.db, *node, seen, isoTime(ctx_.now()));
         !recorded) {
       ctx_.event("firmware_not_recorded", recorded.error().message);
     }
