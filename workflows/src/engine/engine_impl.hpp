@@ -48,7 +48,7 @@ struct Engine::Impl {
 
   detail::InFlightLeases in_flight;  // the steps executing now and their leases
 
-  // Held between start() and stop() (dispatch.cpp); checked at most once a second by claim().
+  // Held between start() and stop() (dispatch.cpp); its keeper thread checks it once a second.
   std::unique_ptr<inventory::ReplicaLiveness> liveness;
   // The key to stamp on claimed runs, and whether to take over dead replicas' runs now.
   struct ClaimLiveness {
