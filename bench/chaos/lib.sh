@@ -294,7 +294,8 @@ chaos_most_in_flight() {
   jq -c '[.[] | select(any(.effects[]; .kind == "firmware_update")) |
       {rack, from: ([.effects[] | select(.kind == "firmware_update") | .at] | min),
        to: ([.effects[].at] | max)}] as $w |
-    def most(ws): [ws[] | .from as $t | [ws[] | select(.from <= $t and .to >= $t)] | length] | max // 0;
+    def most($ws): [$ws[] | .from as $t | [$ws[] | select(.from <= $t and .to >= $t)] | length]
+      | max // 0;
     {global: most($w), per_rack: ([$w | group_by(.rack)[] | most(.)] | max // 0)}' <<<"$1"
 }
 
@@ -337,8 +338,8 @@ chaos_judge_phase() {
   duplicates=$(chaos_duplicates "$effects")
   problems=$(chaos_expected "$1" || true)
   if [ "$1" = campaign ]; then
-    in_flight=$(chaos_most_in_flight "$effects")
-    jq -e '.global <= 8 and .per_rack <= 2' <<<"$in_flight" >/dev/null ||
+    in_flight=$(chaos_most_in_flight "$effects") || in_flight='{"global": null, "per_rack": null}'
+    jq -e '.global != null and .global <= 8 and .per_rack <= 2' <<<"$in_flight" >/dev/null ||
       problems+=$'\n'"caps exceeded on the BMCs' side: $in_flight (caps: 8, 2 per rack)"
   fi
   jq -n -c --arg phase "$1" --argjson makespan "$makespan" --argjson duplicates "$duplicates" \

@@ -131,6 +131,70 @@ common::Result<CampaignNode> updateCampaignNode(Database& db, const CampaignNode
   });
 }
 
+namespace {
+
+common::Error campaignChanged(Id campaign_id, const std::string& what) {
+  return common::conflict("campaign_changed", "campaign " + std::to_string(campaign_id) +
+                                                  " changed since the controller looked: " + what);
+}
+
+// Why the look an admission was decided from no longer holds; "" when it does.
+std::string lookNoLongerHolds(Tx& tx, const Campaign& c, const CampaignAdmission& a) {
+  if (c.state != "running") return "it is " + c.state;
+  if (c.rollback_requested != a.rollback) return "its rollback was requested or withdrawn";
+  if (!a.rollback && c.current_wave != a.wave) {
+    return "it is in wave " + std::to_string(c.current_wave) + ", not " + std::to_string(a.wave);
+  }
+  std::vector<Id> running;
+  for (const auto& row : tx.exec(detail::kSelectRunningCampaignNodes, a.campaign_id)) {
+    running.push_back(row[0].as<Id>());
+  }
+  auto seen = a.running;
+  std::sort(seen.begin(), seen.end());
+  if (running != seen) {
+    return std::to_string(running.size()) + " node(s) in flight, not the " +
+           std::to_string(seen.size()) + " counted";
+  }
+  return "";
+}
+
+}  // namespace
+
+common::Result<void> admitCampaignNodes(Database& db, const CampaignAdmission& a) {
+  const std::string detail_json = jsonOr(a.detail_json, "{}");
+  PROV_TRY(detail::requireJson(detail_json, "detail"));
+  const auto now = detail::campaignMicros(a.now);
+  const std::string from = a.rollback ? "succeeded" : "pending";
+  return detail::withTransaction(db, "admit_campaign_nodes", [&](Tx& tx) -> common::Result<void> {
+    // Every admission of this campaign waits here: the check below and the writes after it are
+    // one step, whoever else is deciding.
+    if (tx.exec(detail::kLockCampaign, a.campaign_id).empty()) {
+      return detail::campaignNotFound(a.campaign_id);
+    }
+    PROV_ASSIGN(auto campaign, readCampaign(tx, a.campaign_id));
+    if (auto why = lookNoLongerHolds(tx, campaign, a); !why.empty()) {
+      return common::fail(campaignChanged(a.campaign_id, why));
+    }
+    for (Id node : a.admit) {
+      auto admitted = tx.exec(detail::kAdmitCampaignNode, a.campaign_id, node, from, a.reason,
+                              detail_json, now, a.actor)[0][0]
+                          .as<int>();
+      if (admitted != 1) {
+        // Rolled back with the transaction: nothing of this admission is written.
+        return common::fail(
+            campaignChanged(a.campaign_id, "node " + std::to_string(node) + " is not " + from));
+      }
+    }
+    return common::success();
+  });
+}
+
+common::Result<bool> setCampaignNodeRun(Database& db, Id campaign_id, Id node_id, Id run_id) {
+  return detail::withRead(db, "set_campaign_node_run", [&](Tx& tx) -> common::Result<bool> {
+    return !tx.exec(detail::kSetCampaignNodeRun, campaign_id, node_id, run_id).empty();
+  });
+}
+
 common::Result<CampaignEvent> appendCampaignEvent(Database& db, const CampaignEvent& e) {
   if (e.kind.empty()) {
     return common::fail(common::invalidArgument("missing_field", "kind is required", "kind"));

@@ -185,6 +185,35 @@ constexpr Query kUpdateCampaignNode{
            " SELECT " INVENTORY_CAMPAIGN_NODE_COLUMNS " FROM upd cn JOIN nodes n ON n.id = "
            "cn.node_id"};
 
+// Admission ($1 campaign): the nodes in flight now, in id order.
+constexpr Query kSelectRunningCampaignNodes{
+    "select_running_campaign_nodes",
+    "SELECT node_id FROM campaign_nodes WHERE campaign_id = $1 AND state = 'running'"
+    " ORDER BY node_id"};
+
+// $2 node, $3 the state it must be in, $4 reason, $5 detail, $6 now, $7 actor. It enters
+// running with no run yet (the controller starts one next); with its node_running event.
+constexpr Query kAdmitCampaignNode{
+    "admit_campaign_node",
+    "WITH upd AS (UPDATE campaign_nodes cn SET state = 'running', reason = $4,"
+    " detail = $5::jsonb, run_id = NULL,"
+    " started_at = coalesce(cn.started_at, " INVENTORY_CAMPAIGN_TS(6) "), finished_at = NULL,"
+    " updated_at = " INVENTORY_CAMPAIGN_TS(6) " WHERE cn.campaign_id = $1 AND cn.node_id = $2"
+    " AND cn.state = $3 RETURNING cn.campaign_id, cn.node_id, cn.reason),"
+    " ev AS (INSERT INTO campaign_events (campaign_id, node_id, at, actor, kind, message, detail)"
+    " SELECT u.campaign_id, u.node_id, " INVENTORY_CAMPAIGN_TS(6) ", $7, 'node_running',"
+    " 'node ' || u.node_id || ': ' || $3 || ' -> running'"
+    " || CASE WHEN u.reason <> '' THEN ': ' || u.reason ELSE '' END,"
+    " jsonb_build_object('from', $3::text, 'to', 'running', 'reason', u.reason, 'admitted', true)"
+    " FROM upd u)"
+    " SELECT count(*)::integer FROM upd"};
+
+// $2 node, $3 run: the run started for an admitted node (only while it has none).
+constexpr Query kSetCampaignNodeRun{
+    "set_campaign_node_run",
+    "UPDATE campaign_nodes SET run_id = $3 WHERE campaign_id = $1 AND node_id = $2"
+    " AND state = 'running' AND run_id IS NULL RETURNING node_id"};
+
 // Events -------------------------------------------------------------------------------------
 
 // $3 at, $4 actor, $5 kind, $6 message, $7 detail.

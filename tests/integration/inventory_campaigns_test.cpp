@@ -331,3 +331,100 @@ TEST_CASE("campaign transitions: expected states, pause reasons, cancel, one ope
   note.campaign_id = 9999;
   CHECK(appendCampaignEvent(db, note).error().code == "campaign_not_found");
 }
+
+TEST_CASE("campaign admission: the decision and the slots in one step, refused on a stale look",
+          "[integration][inventory][campaigns]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  Id r1 = makeRack(db, "R01");
+  std::vector<Id> ids;
+  for (int i = 0; i < 4; ++i)
+    ids.push_back(makeNode(db, "SN-" + std::to_string(i), "", r1, i + 1).id);
+  auto c = createCampaign(db, firmwareCampaign("admit", ids));
+  REQUIRE_OK(c);
+  const Id a = ids[0], b = ids[1], d = ids[2];
+  auto admission = [&](std::vector<Id> running, std::vector<Id> admit, int wave = 0) {
+    CampaignAdmission x;
+    x.campaign_id = c->id;
+    x.wave = wave;
+    x.running = std::move(running);
+    x.admit = std::move(admit);
+    x.detail_json = R"({"mode":"update"})";
+    x.actor = "controller";
+    x.now = kT0 + std::chrono::minutes(3);
+    return x;
+  };
+  auto refused = [&](const CampaignAdmission& x, const std::string& why) {
+    auto r = admitCampaignNodes(db, x);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().kind == common::ErrorKind::kConflict);
+    CHECK(r.error().code == "campaign_changed");
+    INFO(r.error().message);
+    CHECK(r.error().message.find(why) != std::string::npos);
+  };
+  // A draft admits nothing.
+  refused(admission({}, {a}), "it is draft");
+  REQUIRE_OK(transitionCampaign(db, transition(c->id, {"draft"}, "running")));
+
+  REQUIRE_OK(admitCampaignNodes(db, admission({}, {a})));
+  auto node = getCampaignNode(db, c->id, a);
+  CHECK(node->state == "running");
+  CHECK_FALSE(node->run_id.has_value());  // admitted, no run yet
+  CHECK(node->started_at == "2024-10-04T00:03:00.000000Z");
+  CHECK(node->detail_json == R"({"mode": "update"})");
+  CHECK(scalar(inv.url,
+               "SELECT count(*) FROM campaign_events WHERE kind = 'node_running'"
+               " AND detail->>'admitted' = 'true' AND node_id = " +
+                   std::to_string(a)) == "1");
+
+  // A second controller that looked before that admission (nothing in flight) is refused, and
+  // writes nothing, even for a node nobody else admitted.
+  refused(admission({}, {b}), "1 node(s) in flight, not the 0 counted");
+  CHECK(getCampaignNode(db, c->id, b)->state == "pending");
+  // A node admitted already is not pending any more; an admission is all or nothing.
+  refused(admission({a}, {b, a}), "is not pending");
+  CHECK(getCampaignNode(db, c->id, b)->state == "pending");
+  // The look's wave and the rollback flag are part of it too.
+  refused(admission({a}, {b}, 1), "in wave 0, not 1");
+  auto rb = admission({a}, {a});
+  rb.rollback = true;
+  refused(rb, "rollback");
+
+  // The run recorded once; a node that has one is not an orphan any more.
+  auto makeRun = [&](const std::string& subject) {
+    NewWorkflowRun run;
+    run.kind = "node_firmware_update";
+    run.subject = subject;
+    run.node_id = a;
+    run.step = "drain";
+    run.now = kT0;
+    auto created = createWorkflowRun(db, run);
+    REQUIRE_OK(created);
+    return created->run.id;
+  };
+  const Id run = makeRun("first"), other = makeRun("second");
+  auto set = setCampaignNodeRun(db, c->id, a, run);
+  REQUIRE_OK(set);
+  CHECK(*set);
+  CHECK_FALSE(*setCampaignNodeRun(db, c->id, a, other));
+  CHECK(getCampaignNode(db, c->id, a)->run_id == std::optional<Id>(run));
+
+  // A node that finished leaves the in-flight set: the fresh look admits.
+  REQUIRE_OK(updateCampaignNode(db, {c->id, a, "succeeded", "", "{}", std::nullopt, "controller",
+                                     kT0 + std::chrono::minutes(4)}));
+  refused(admission({a}, {b}), "0 node(s) in flight, not the 1 counted");
+  REQUIRE_OK(admitCampaignNodes(db, admission({}, {b, d})));
+  CHECK(getCampaignNode(db, c->id, d)->state == "running");
+
+  // Paused: nothing is admitted.
+  REQUIRE_OK(transitionCampaign(db, transition(c->id, {"running"}, "paused")));
+  refused(admission({b, d}, {ids[3]}), "it is paused");
+  CHECK(admitCampaignNodes(db,
+                           [&] {
+                             auto x = admission({}, {a});
+                             x.campaign_id = 9999999;
+                             return x;
+                           }())
+            .error()
+            .code == "campaign_not_found");
+}

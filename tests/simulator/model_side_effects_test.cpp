@@ -102,6 +102,17 @@ TEST_CASE("Firmware updates and secure erases are recorded with their targets") 
   REQUIRE(record.size() == 1);
   CHECK(record[0]["kind"] == "firmware_update");
   CHECK(record[0]["key"] == target + "@24.10.1");
+  // Once the task is done (seen by the next request), the update's window closes: when the
+  // BMC had the new image in place, which may be before anyone looked.
+  const double accepted = record[0]["at"].get<double>();
+  dgx.clock.advance(dgx.behaviour().firmwareTaskSeconds + 50);
+  dgx.json("/redfish/v1/TaskService/Tasks");
+  record = effects(dgx);
+  REQUIRE(record.size() == 2);
+  CHECK(record[1]["kind"] == "firmware_applied");
+  CHECK(record[1]["key"] == target + "@24.10.1");
+  CHECK(record[1]["at"].get<double>() > accepted + dgx.behaviour().firmwareTaskSeconds - 0.01);
+  CHECK(record[1]["at"].get<double>() < accepted + dgx.behaviour().firmwareTaskSeconds + 50);
 
   Bmc dell("dell-r750");
   REQUIRE_FALSE(dell.behaviour().secureErase.empty());

@@ -13,6 +13,8 @@
 #include "inventory/firmware_packages.hpp"
 #include "inventory/nodes.hpp"
 #include "inventory/workflow_runs.hpp"
+#include "rollout/campaign_store.hpp"
+#include "rollout/controller_decide.hpp"
 #include "workflows/campaign/spec.hpp"
 #include "workflows/campaign/waves.hpp"
 #include "workflows/engine.hpp"
@@ -159,10 +161,11 @@ struct CampaignBench {
         p.node_id = n.node.id;
         p.wave = n.wave;
         p.position = n.position;
-        p.components_json =
-            json::array({{{"component", "bmc"}, {"from", "23.11.21"}, {"to", "24.10.1"},
-                          {"package", "dgx-bmc"}}})
-                .dump();
+        p.components_json = json::array({{{"component", "bmc"},
+                                          {"from", "23.11.21"},
+                                          {"to", "24.10.1"},
+                                          {"package", "dgx-bmc"}}})
+                                .dump();
         p.site = fx.site;
         p.rack = fx.rack;
         p.hardware_model = "DGXH100";
@@ -196,7 +199,6 @@ struct CampaignBench {
       const auto c = need(inventory::getCampaign(*fx.db, id));
       if (c.state != "running") return c.state;
       if (executed == 0) advanceBoth();
-
     }
     return need(inventory::getCampaign(*fx.db, id)).state;
   }
@@ -282,8 +284,10 @@ TEST_CASE("a node whose update fails spends the budget and pauses the campaign n
   const auto id = bench.createCampaign(campaignSpec(1));
   // The canary (plan position 0) is the first node; its update task fails.
   const auto canary = need(inventory::campaignNodes(*bench.fx.db, id, {})).front().node_id;
-  const int number = static_cast<int>(std::find(bench.node_ids.begin(), bench.node_ids.end(),
-                                                canary) - bench.node_ids.begin()) + 1;
+  const int number =
+      static_cast<int>(std::find(bench.node_ids.begin(), bench.node_ids.end(), canary) -
+                       bench.node_ids.begin()) +
+      1;
   bench.fx.patchFaults(number, {{"firmware_task_fails", true}});
   bench.start(id);
   CHECK(bench.runUntilSettled(id) == "paused");
@@ -300,4 +304,112 @@ TEST_CASE("a node whose update fails spends the budget and pauses the campaign n
   for (const auto& n : need(inventory::campaignNodes(*bench.fx.db, id, {}))) {
     if (n.node_id != canary) CHECK(n.state == "pending");
   }
+}
+
+namespace {
+
+namespace ro = workflows::rollout;
+
+// One controller's looks, as fast as it can: look, decide, admit what the decision starts; when
+// it must wait, a node in flight finishes (the node runs' part); waves advance. After each
+// admission it counts what is in flight in the database.
+struct Controller {
+  std::shared_ptr<const ro::Env> env;
+  inventory::Id campaign = 0;
+  int admitted = 0, refused = 0, most_in_flight = 0;  // nodes admitted; looks refused
+  std::string error;
+
+  void run() {
+    ro::ControllerMemory memory;
+    memory.gate_done = {0, 1, 2};
+    for (int look = 0; look < 400; ++look) {
+      auto view = ro::loadCampaign(*env, campaign);
+      if (!view) return fail(view.error().message);
+      if (view->state != "running") return;
+      const auto now = env->life.deps.clock->now();
+      const auto d = ro::decide(*view, now, std::chrono::seconds(1), memory);
+      using Kind = ro::ControllerDecision::Kind;
+      if (d.kind == Kind::kStart) {
+        auto a = ro::admitNodes(*env, *view, d.start, false, now);
+        if (!a && a.error().code != "campaign_changed") return fail(a.error().message);
+        a ? admitted += static_cast<int>(d.start.size()) : ++refused;
+        if (a) countInFlight();
+      } else if (d.kind == Kind::kAdvance) {
+        (void)ro::setCampaignWave(*env, campaign, d.next_wave, std::nullopt, now);
+      } else if (d.kind == Kind::kComplete) {
+        (void)ro::moveCampaign(*env, campaign, {"running"}, "completed", "done", {}, now);
+      } else {
+        finishOne(*view, now);
+      }
+    }
+  }
+  void finishOne(const ro::CampaignView& view, workflows::TimePoint now) {
+    for (const auto& n : view.nodes) {
+      if (n.state != "running") continue;
+      (void)ro::setCampaignNode(*env, campaign, n.node_id, "succeeded", "", {}, std::nullopt, now);
+      return;
+    }
+  }
+  void countInFlight() {
+    inventory::CampaignNodeFilter f;
+    f.states = {"running"};
+    auto running = inventory::campaignNodes(*env->life.deps.db, campaign, f);
+    if (!running) return fail(running.error().message);
+    most_in_flight = std::max(most_in_flight, static_cast<int>(running->size()));
+  }
+  void fail(std::string message) { error = std::move(message); }
+};
+
+}  // namespace
+
+TEST_CASE("two controllers deciding at once never fill one slot twice", "[rollout][campaign]") {
+  // Both look, decide from what they saw and admit, again and again, on separate connections:
+  // a look another admission made stale is refused, so no node is admitted twice, the rack's
+  // cap of 2 holds throughout, and the refused one simply looks again.
+  CampaignBench bench(8);
+  auto spec = campaignSpec(2);
+  spec["caps"]["global"] = 8;
+  spec["waves"] = json::array({"rest"});
+  const auto id = bench.createCampaign(spec);
+  bench.start(id);  // the controller run is never executed here: these two stand in for it
+  auto env = ro::makeNodeEnv(bench.fx.env.deps, bench.fx.env.settings, {});
+  Controller one{env, id, 0, 0, 0, {}}, two{env, id, 0, 0, 0, {}};
+  std::thread t1([&] { one.run(); });
+  std::thread t2([&] { two.run(); });
+  t1.join();
+  t2.join();
+  CHECK(one.error.empty());
+  CHECK(two.error.empty());
+  INFO("admitted " << one.admitted << " + " << two.admitted << ", refused " << one.refused << " + "
+                   << two.refused);
+  CHECK(std::max(one.most_in_flight, two.most_in_flight) <= 2);
+  CHECK(one.admitted + two.admitted == 8);  // every node admitted once, by one of them
+  CHECK(need(inventory::getCampaign(*bench.fx.db, id)).state == "completed");
+  for (const auto& n : need(inventory::campaignNodes(*bench.fx.db, id, {}))) {
+    CHECK(n.state == "succeeded");
+  }
+}
+
+TEST_CASE("a node admitted by a controller that stopped before starting its run starts once",
+          "[rollout][campaign]") {
+  // The admission is the intent: a controller killed between it and the node's run leaves the
+  // node running without a run, and the next look starts it (its slot already counted).
+  CampaignBench bench(3);
+  const auto id = bench.createCampaign(campaignSpec(1));
+  bench.start(id);
+  auto env = ro::makeNodeEnv(bench.fx.env.deps, bench.fx.env.settings, {});
+  auto view = need(ro::loadCampaign(*env, id));
+  const auto canary = view.nodes.front().node_id;
+  REQUIRE(need(inventory::getCampaignNode(*bench.fx.db, id, canary)).wave == 0);
+  REQUIRE(ro::admitNodes(*env, view, {canary}, false, bench.fx.clock->now()).ok());
+  REQUIRE_FALSE(need(inventory::getCampaignNode(*bench.fx.db, id, canary)).run_id);
+
+  CHECK(bench.runUntilSettled(id) == "completed");
+  const auto node = need(inventory::getCampaignNode(*bench.fx.db, id, canary));
+  CHECK(node.state == "succeeded");
+  REQUIRE(node.run_id);
+  CHECK(need(inventory::getWorkflowRun(*bench.fx.db, *node.run_id)).kind ==
+        workflows::kNodeFirmwareUpdate);
+  for (int i = 1; i <= 3; ++i) CHECK(bench.fx.snapshot(i)["tasks"].size() == 1);  // once each
+  CHECK(bench.maxInFlight(id) == 1);
 }

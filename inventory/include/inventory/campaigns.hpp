@@ -195,6 +195,31 @@ struct CampaignNodeUpdate {
 // reason. NotFound "campaign_node_not_found".
 common::Result<CampaignNode> updateCampaignNode(Database& db, const CampaignNodeUpdate& update);
 
+// The controller's admission: its decision and the nodes' slots in one step, so that two
+// controllers (a stale owner of the controller run and its successor, or two looks racing)
+// can never both fill the last slot of a rack.
+struct CampaignAdmission {
+  Id campaign_id = 0;
+  int wave = 0;             // the wave the decision was made in (ignored for a rollback)
+  bool rollback = false;    // a rollback's admission takes nodes from succeeded, not pending
+  std::vector<Id> running;  // the nodes the decision counted in flight
+  std::vector<Id> admit;    // the nodes it admits
+  std::string reason;       // each admitted node's reason and detail
+  std::string detail_json = "{}";
+  std::string actor;
+  CampaignTime now{};
+};
+// Under the campaign's row lock, the look the decision was made from must still hold: the
+// campaign running, in `wave`, rollback_requested == `rollback`, exactly `running` in flight,
+// and every admitted node still pending (succeeded for a rollback). Then each admitted node
+// enters running with no run (run_id cleared, started_at stamped once) and a node_running
+// event. Otherwise Conflict "campaign_changed", nothing written: the caller looks again.
+common::Result<void> admitCampaignNodes(Database& db, const CampaignAdmission& admission);
+
+// The run started for an admitted node. False (nothing written) unless the node is running with
+// no run: a node admitted and never started is what a resumed controller starts.
+common::Result<bool> setCampaignNodeRun(Database& db, Id campaign_id, Id node_id, Id run_id);
+
 struct CampaignEvent {
   Id id = 0;
   Id campaign_id = 0;

@@ -97,7 +97,9 @@ nlohmann::json taskSummaries(const ModelState& state);
 // erases are recorded by acceptTask instead, with their targets.
 std::optional<SideEffect> classifyRequest(const VendorBehaviour& b, const HttpRequest& request,
                                           const std::string& path);
-void recordSideEffect(ModelState& state, std::string kind, std::string key);
+// `at`: when it happened in simulated time, if not now (a task's end, seen later).
+void recordSideEffect(ModelState& state, std::string kind, std::string key,
+                      std::optional<double> at = std::nullopt);
 // Records `request`'s effect when `response` accepted it (2xx).
 void recordRequestEffect(ModelState& state, const HttpRequest& request, const std::string& path,
                          const HttpResponse& response);

@@ -83,9 +83,9 @@ std::optional<SideEffect> classifyRequest(const VendorBehaviour& b, const HttpRe
   return classifyPost(b, path, body);
 }
 
-void recordSideEffect(ModelState& s, std::string kind, std::string key) {
-  s.sideEffects.push_back(SideEffect{static_cast<int>(s.sideEffects.size()) + 1, s.now(),
-                                     std::move(kind), std::move(key)});
+void recordSideEffect(ModelState& s, std::string kind, std::string key, std::optional<double> at) {
+  s.sideEffects.push_back(SideEffect{static_cast<int>(s.sideEffects.size()) + 1,
+                                     at.value_or(s.now()), std::move(kind), std::move(key)});
 }
 
 void recordRequestEffect(ModelState& s, const HttpRequest& request, const std::string& path,

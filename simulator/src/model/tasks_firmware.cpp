@@ -80,6 +80,14 @@ void awayUntil(ModelState& s, double until) {
   s.sessions.clear();  // a BMC that rebooted knows no session
 }
 
+// The key a firmware task's records share: "<targets>@<version>".
+std::string effectKey(const Task& task) {
+  std::string key;
+  for (const auto& target : task.targets) key += (key.empty() ? "" : ",") + target;
+  if (task.kind == TaskKind::kFirmware) key += "@" + task.version;
+  return key;
+}
+
 void complete(ModelState& s, Task& task) {
   task.finished = true;
   if (task.kind != TaskKind::kFirmware || !task.failure.empty()) return;
@@ -95,6 +103,10 @@ void complete(ModelState& s, Task& task) {
     restart = restart || restartsBmc(s, target);
   }
   if (restart) awayUntil(s, end + s.faults.bmcRestartSeconds);
+  // When the BMC has done with it (the image written, the BMC back from its restart): the end
+  // of the window in which this update had the node out of service, from the BMC's side.
+  recordSideEffect(s, "firmware_applied", effectKey(task),
+                   restart ? end + s.faults.bmcRestartSeconds : end);
 }
 
 std::string targetNames(const ModelState& s, const Task& task) {
@@ -149,10 +161,8 @@ std::string newTaskId(ModelState& s) {
 }
 
 HttpResponse acceptTask(ModelState& s, Task task) {
-  std::string key;
-  for (const auto& target : task.targets) key += (key.empty() ? "" : ",") + target;
-  if (task.kind == TaskKind::kFirmware) key += "@" + task.version;
-  recordSideEffect(s, task.kind == TaskKind::kFirmware ? "firmware_update" : "secure_erase", key);
+  recordSideEffect(s, task.kind == TaskKind::kFirmware ? "firmware_update" : "secure_erase",
+                   effectKey(task));
   s.tasks.push_back(std::move(task));
   const auto& stored = s.tasks.back();
   auto path = taskPath(s, stored);

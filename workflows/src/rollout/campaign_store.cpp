@@ -57,8 +57,9 @@ common::Result<CampaignView> loadCampaign(const Env& env, std::int64_t campaign_
     v.rack = n.rack;
     v.model = n.hardware_model;
     v.labels = labelsOf(n.labels_json);
-    v.rollback_run = redfish::stringAt(parsed(n.detail_json, json::object()), "mode")
-                         .value_or("") == "rollback";
+    v.run_id = n.run_id;
+    v.rollback_run =
+        redfish::stringAt(parsed(n.detail_json, json::object()), "mode").value_or("") == "rollback";
     view.nodes.push_back(std::move(v));
   }
   return view;
@@ -96,10 +97,10 @@ common::Result<void> setCampaignWave(const Env& env, std::int64_t campaign_id, i
   return common::success();
 }
 
-common::Result<void> setCampaignNode(const Env& env, std::int64_t campaign_id,
-                                     std::int64_t node_id, const std::string& state,
-                                     const std::string& reason, const json& detail,
-                                     std::optional<std::int64_t> run_id, TimePoint now) {
+common::Result<void> setCampaignNode(const Env& env, std::int64_t campaign_id, std::int64_t node_id,
+                                     const std::string& state, const std::string& reason,
+                                     const json& detail, std::optional<std::int64_t> run_id,
+                                     TimePoint now) {
   inventory::CampaignNodeUpdate u;
   u.campaign_id = campaign_id;
   u.node_id = node_id;
@@ -115,6 +116,30 @@ common::Result<void> setCampaignNode(const Env& env, std::int64_t campaign_id,
   u.now = clock ? std::max(now, clock->now()) : now;
   PROV_TRY(inventory::updateCampaignNode(*env.life.deps.db, u));
   return common::success();
+}
+
+common::Result<void> admitNodes(const Env& env, const CampaignView& c,
+                                const std::vector<std::int64_t>& nodes, bool rollback,
+                                TimePoint now) {
+  inventory::CampaignAdmission a;
+  a.campaign_id = c.id;
+  a.wave = c.current_wave;
+  a.rollback = rollback;
+  for (const auto& n : c.nodes) {
+    if (n.state == "running") a.running.push_back(n.node_id);
+  }
+  a.admit = nodes;
+  a.reason = rollback ? "rollback" : "";
+  a.detail_json = json{{"mode", rollback ? "rollback" : "update"}}.dump();
+  a.actor = kActor;
+  const auto& clock = env.life.deps.clock;  // stamped when written, as setCampaignNode
+  a.now = clock ? std::max(now, clock->now()) : now;
+  return inventory::admitCampaignNodes(*env.life.deps.db, a);
+}
+
+common::Result<bool> setNodeRun(const Env& env, std::int64_t campaign_id, std::int64_t node_id,
+                                std::int64_t run_id) {
+  return inventory::setCampaignNodeRun(*env.life.deps.db, campaign_id, node_id, run_id);
 }
 
 common::Result<void> campaignEvent(const Env& env, std::int64_t campaign_id,

@@ -29,10 +29,19 @@ common::Result<void> moveCampaign(const Env& env, std::int64_t campaign_id,
                                   TimePoint now);
 common::Result<void> setCampaignWave(const Env& env, std::int64_t campaign_id, int wave,
                                      std::optional<TimePoint> bake_until, TimePoint now);
-common::Result<void> setCampaignNode(const Env& env, std::int64_t campaign_id,
-                                     std::int64_t node_id, const std::string& state,
-                                     const std::string& reason, const nlohmann::json& detail,
+common::Result<void> setCampaignNode(const Env& env, std::int64_t campaign_id, std::int64_t node_id,
+                                     const std::string& state, const std::string& reason,
+                                     const nlohmann::json& detail,
                                      std::optional<std::int64_t> run_id, TimePoint now);
+// The controller's decision `d` (made from the look `c`) and its slots, in one step: the nodes
+// enter running with no run yet. Conflict "campaign_changed" when the look no longer holds
+// (another controller admitted, a node finished, an operator paused): nothing is written.
+common::Result<void> admitNodes(const Env& env, const CampaignView& c,
+                                const std::vector<std::int64_t>& nodes, bool rollback,
+                                TimePoint now);
+// The run started for an admitted node (false: it already has one).
+common::Result<bool> setNodeRun(const Env& env, std::int64_t campaign_id, std::int64_t node_id,
+                                std::int64_t run_id);
 common::Result<void> campaignEvent(const Env& env, std::int64_t campaign_id,
                                    const std::string& kind, const std::string& message,
                                    const nlohmann::json& detail, TimePoint now);

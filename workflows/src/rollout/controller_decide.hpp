@@ -22,6 +22,9 @@ struct CampaignNodeView {
   std::string site, rack, model;
   std::map<std::string, std::string> labels;
   bool rollback_run = false;  // running (or done) as part of a campaign rollback
+  // The node's latest run; none while running means admitted by a controller that stopped
+  // before it started the run (the next look starts it).
+  std::optional<std::int64_t> run_id;
 };
 
 struct CampaignView {

@@ -5,9 +5,9 @@
 //   data: {"campaign_id", "gate_done": [waves], "failures_acknowledged": n}
 #include <algorithm>
 
+#include "../lifecycle/host_control.hpp"
 #include "campaign_store.hpp"
 #include "component_plan.hpp"
-#include "../lifecycle/host_control.hpp"
 #include "controller_steps.hpp"
 #include "gate_samples.hpp"
 #include "image_controller.hpp"
@@ -43,8 +43,8 @@ common::Result<std::vector<ComponentUpdate>> resolveComponents(const Env& env,
     const std::string to = redfish::stringAt(planned, "to").value_or("");
     PROV_ASSIGN(auto package, findPackage(env, name, to));
     if (!package) {
-      return common::fail(common::notFound("package_not_found",
-                                           "no firmware package " + name + " " + to));
+      return common::fail(
+          common::notFound("package_not_found", "no firmware package " + name + " " + to));
     }
     ComponentUpdate u;
     u.component = redfish::stringAt(planned, "component").value_or(package->component);
@@ -101,39 +101,75 @@ common::Result<StartResult> startNode(const Env& env, StepContext& ctx, const Ca
   return env.start_run(request);
 }
 
+// Starts the run of an admitted node (an open run of its subject is found again, never doubled)
+// and records it. A node that cannot be updated as planned fails (and counts against the
+// budget); a passing fault is an error to retry the step on.
+common::Result<bool> startAdmitted(const Env& env, StepContext& ctx, const CampaignView& c,
+                                   const CampaignNodeView& n, bool rollback) {
+  auto run = startNode(env, ctx, c, n, rollback);
+  if (!run && run.error().kind != common::ErrorKind::kUnavailable &&
+      run.error().kind != common::ErrorKind::kInternal) {
+    PROV_TRY(setCampaignNode(env, c.id, n.node_id, "failed", run.error().code,
+                             {{"message", run.error().message}}, std::nullopt, ctx.now()));
+    return false;
+  }
+  if (!run) return common::fail(run.error());
+  PROV_TRY(setNodeRun(env, c.id, n.node_id, run->run_id));
+  return true;
+}
+
+const CampaignNodeView* findNode(const CampaignView& c, std::int64_t id) {
+  const auto it = std::find_if(c.nodes.begin(), c.nodes.end(),
+                               [id](const CampaignNodeView& n) { return n.node_id == id; });
+  return it == c.nodes.end() ? nullptr : &*it;
+}
+
+// The decision and the nodes' slots are taken in one step (admitNodes), then their runs start:
+// a controller stopped in between leaves admitted nodes that the next look starts
+// (startOrphans), and a controller that decided from a stale look admits nothing.
 StepOutcome startNodes(const Env& env, StepContext& ctx, const CampaignView& c,
                        const ControllerDecision& d) {
+  if (auto admitted = admitNodes(env, c, d.start, d.rollback, ctx.now()); !admitted) {
+    if (admitted.error().kind == common::ErrorKind::kConflict) {
+      return StepOutcome::waitUntil(ctx.now(), "campaign", admitted.error().message);
+    }
+    return StepOutcome::retry("inventory_error", admitted.error().message);
+  }
   int started = 0;
   for (std::int64_t id : d.start) {
-    const auto it = std::find_if(c.nodes.begin(), c.nodes.end(),
-                                 [id](const CampaignNodeView& n) { return n.node_id == id; });
-    if (it == c.nodes.end()) continue;
-    auto run = startNode(env, ctx, c, *it, d.rollback);
-    if (!run && run.error().kind != common::ErrorKind::kUnavailable &&
-        run.error().kind != common::ErrorKind::kInternal) {
-      // This node cannot be updated as planned: it fails (and counts against the budget).
-      auto set = setCampaignNode(env, c.id, id, "failed", run.error().code,
-                                 {{"message", run.error().message}}, std::nullopt, ctx.now());
-      if (!set) return StepOutcome::retry("inventory_error", set.error().message);
-      continue;
-    }
+    const auto* n = findNode(c, id);
+    if (n == nullptr) continue;
+    auto run = startAdmitted(env, ctx, c, *n, d.rollback);
     if (!run) return StepOutcome::retry("inventory_error", run.error().message);
-    auto set = setCampaignNode(env, c.id, id, "running", d.rollback ? "rollback" : "",
-                               {{"mode", d.rollback ? "rollback" : "update"}}, run->run_id,
-                               ctx.now());
-    if (!set) return StepOutcome::retry("inventory_error", set.error().message);
-    ++started;
+    started += *run ? 1 : 0;
   }
-  ctx.event("nodes_started", std::to_string(started) + " node(s) started in wave " +
-                                 std::to_string(c.current_wave),
+  ctx.event("nodes_started",
+            std::to_string(started) + " node(s) started in wave " + std::to_string(c.current_wave),
             {{"nodes", d.start}, {"rollback", d.rollback}});
   return StepOutcome::waitUntil(ctx.now(), "campaign", "started " + std::to_string(started));
 }
 
+// The resume check: nodes admitted by a look whose runs never started (the controller stopped
+// between the two). Their slots are already counted; only their runs are missing. Returns how
+// many it found (started, or failed as unstartable).
+common::Result<int> startOrphans(const Env& env, StepContext& ctx, const CampaignView& c) {
+  int handled = 0;
+  for (const auto& n : c.nodes) {
+    if (n.state != "running" || n.run_id) continue;
+    PROV_TRY(startAdmitted(env, ctx, c, n, n.rollback_run));
+    ++handled;
+  }
+  if (handled > 0) {
+    ctx.event("admitted_nodes_started",
+              std::to_string(handled) + " node(s) admitted by an earlier look started now", {});
+  }
+  return handled;
+}
+
 StepOutcome pause(const Env& env, StepContext& ctx, const CampaignView& c,
                   const std::string& reason, const std::string& message, json detail) {
-  auto moved = moveCampaign(env, c.id, {"running"}, "paused", reason + ": " + message, detail,
-                            ctx.now());
+  auto moved =
+      moveCampaign(env, c.id, {"running"}, "paused", reason + ": " + message, detail, ctx.now());
   if (!moved && moved.error().kind != common::ErrorKind::kConflict) {
     return StepOutcome::retry("inventory_error", moved.error().message);
   }
@@ -150,16 +186,16 @@ StepOutcome gateThenBake(const Env& env, StepContext& ctx, const CampaignView& c
   if (c.spec.quick_check && c.spec.kind == "firmware") {
     auto samples = gateSamples(env, c);
     if (!samples) return StepOutcome::retry("inventory_error", samples.error().message);
-    const auto verdict = campaign::compareToControl(samples->updated, samples->control,
-                                                    c.spec.gate);
+    const auto verdict =
+        campaign::compareToControl(samples->updated, samples->control, c.spec.gate);
     if (!verdict.empty()) {
       json detail = json::array();
       for (const auto& r : verdict) detail.push_back(regressionJson(r));
       return pause(env, ctx, c, "canary_regression", verdict.front().message,
                    {{"wave", c.current_wave}, {"regressions", detail}});
     }
-    ctx.event("gate_passed", "wave " + std::to_string(c.current_wave) +
-                                 " within the gate against its control",
+    ctx.event("gate_passed",
+              "wave " + std::to_string(c.current_wave) + " within the gate against its control",
               {{"updated_samples", samples->updated.size()},
                {"control_samples", samples->control.size()}});
   }
@@ -191,6 +227,9 @@ StepOutcome controllerStep(const Env& env, StepContext& ctx) {
   if (!id) return StepOutcome::fail("no_campaign", "the run names no campaign_id");
   auto campaign = loadCampaign(env, *id);
   if (!campaign) return StepOutcome::retry("inventory_error", campaign.error().message);
+  auto orphans = startOrphans(env, ctx, *campaign);
+  if (!orphans) return StepOutcome::retry("inventory_error", orphans.error().message);
+  if (*orphans > 0) return StepOutcome::waitUntil(ctx.now(), "campaign", "admitted nodes started");
   const Duration poll = env.life.settings.timings.scaled(env.settings.timings.controller_poll);
   const auto d = decide(*campaign, ctx.now(), poll, memoryOf(ctx.data()));
   switch (d.kind) {
