@@ -287,16 +287,10 @@ chaos_duplicates() {
       at: map(.at)}]' <<<"$1"
 }
 
-# chaos_most_in_flight EFFECTS: the most nodes whose updates overlapped, fleet-wide and per rack,
-# from the BMCs' side: a node is in flight from its first firmware update of the phase to its
-# last side effect of the phase (resets, power cycles, the quick check's boot).
+# chaos_most_in_flight FILE: the most nodes whose updates overlapped, fleet-wide and per rack,
+# from the BMCs' side (scripts/lib/bmc_in_flight.py), in one phase's side effects.
 chaos_most_in_flight() {
-  jq -c '[.[] | select(any(.effects[]; .kind == "firmware_update")) |
-      {rack, from: ([.effects[] | select(.kind == "firmware_update") | .at] | min),
-       to: ([.effects[].at] | max)}] as $w |
-    def most($ws): [$ws[] | .from as $t | [$ws[] | select(.from <= $t and .to >= $t)] | length]
-      | max // 0;
-    {global: most($w), per_rack: ([$w | group_by(.rack)[] | most(.)] | max // 0)}' <<<"$1"
+  python3 scripts/lib/bmc_in_flight.py "$1" | jq -c '{global, per_rack}'
 }
 
 # chaos_expected PHASE: "" when the fleet is as the phase must leave it, else what is wrong.
@@ -338,7 +332,7 @@ chaos_judge_phase() {
   duplicates=$(chaos_duplicates "$effects")
   problems=$(chaos_expected "$1" || true)
   if [ "$1" = campaign ]; then
-    in_flight=$(chaos_most_in_flight "$effects") || in_flight='{"global": null, "per_rack": null}'
+    in_flight=$(chaos_most_in_flight "$ROOT/effects-$1.json") || in_flight='{"global": null, "per_rack": null}'
     jq -e '.global != null and .global <= 8 and .per_rack <= 2' <<<"$in_flight" >/dev/null ||
       problems+=$'\n'"caps exceeded on the BMCs' side: $in_flight (caps: 8, 2 per rack)"
   fi

@@ -90,7 +90,13 @@ common::Result<void> issueAgentToken(Database& db, const AgentTokenSpec& spec) {
 }
 
 common::Result<AgentTokenGrant> checkAgentToken(Database& db, const std::string& token_hash,
-                                                Id node_id, const std::string& kind, bool consume) {
+                                                Id node_id, const std::string& kind, bool consume,
+                                                const std::string& used_by) {
+  if (!used_by.empty() && !detail::isSha256Hex(used_by)) {
+    return common::invalidArgument("invalid_used_by", "used_by must be 64 lower-case hex digits",
+                                   "used_by");
+  }
+  const auto key = used_by.empty() ? std::optional<std::string>() : std::optional(used_by);
   if (!consume) {
     return detail::withRead(db, "check_agent_token",
                             [&](Tx& tx) -> common::Result<AgentTokenGrant> {
@@ -99,7 +105,7 @@ common::Result<AgentTokenGrant> checkAgentToken(Database& db, const std::string&
   }
   return detail::withTransaction(
       db, "consume_agent_token", [&](Tx& tx) -> common::Result<AgentTokenGrant> {
-        auto used = tx.exec(detail::kConsumeAgentToken, token_hash, node_id, kind);
+        auto used = tx.exec(detail::kConsumeAgentToken, token_hash, node_id, kind, key);
         if (!used.empty()) return AgentTokenGrant{detail::id(used[0][0]), detail::id(used[0][1])};
         auto grant = diagnose(tx, token_hash, node_id, kind);
         if (grant) {  // nothing wrong with the row now: a racing use got there first

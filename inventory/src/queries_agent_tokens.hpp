@@ -15,11 +15,13 @@ constexpr Query kInsertAgentToken{"insert_agent_token", R"(
   INSERT INTO agent_tokens (token_hash, node_id, task_id, kind, expires_at)
   VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision)))"};
 // Checks and marks used in one statement: of two racing uses, the second one re-reads the row
-// after the first commits and no longer matches.
+// after the first commits and no longer matches. $4, the hash of the user's registration key
+// (or NULL): a use by the same key again matches (a retried registration), keeping the first
+// use's time.
 constexpr Query kConsumeAgentToken{"consume_agent_token", R"(
-  UPDATE agent_tokens SET used_at = now()
+  UPDATE agent_tokens SET used_at = coalesce(used_at, now()), used_by = $4
    WHERE token_hash = $1 AND node_id = $2 AND kind = $3
-     AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+     AND (used_at IS NULL OR used_by = $4) AND revoked_at IS NULL AND expires_at > now()
   RETURNING node_id, task_id)"};
 // Everything a failed or read-only check needs to name the reason.
 constexpr Query kSelectAgentTokenStatus{"select_agent_token_status", R"(

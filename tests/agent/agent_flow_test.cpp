@@ -91,6 +91,13 @@ TEST_CASE("agent retries 503 twice with growing jittered back-off", "[agent]") {
   CHECK(agent_run.run() == agent::kExitOk);
   auto record = service.record();
   CHECK(std::count(record.calls.begin(), record.calls.end(), "register") == 3);
+  // Every attempt of the registration carries the same key: a retry whose first attempt the
+  // service took is known for what it is (docs/agent.md), not refused as a second use.
+  REQUIRE(record.idempotency_keys.size() >= 4);
+  CHECK(record.idempotency_keys[0].size() == 32);
+  CHECK(record.idempotency_keys[1] == record.idempotency_keys[0]);
+  CHECK(record.idempotency_keys[2] == record.idempotency_keys[0]);
+  CHECK(record.idempotency_keys[3].empty());  // the task fetch: not a registration
   REQUIRE(agent_run.sleeps.size() == 2);
   CHECK(agent_run.sleeps[0].count() >= 250);
   CHECK(agent_run.sleeps[0].count() <= 500);

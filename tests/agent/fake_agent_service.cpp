@@ -82,6 +82,7 @@ void FakeAgentService::route(const std::string& name, const httplib::Request& re
   record_.calls.push_back(name);
   std::string auth = req.get_header_value("Authorization");
   record_.bearer.push_back(auth.starts_with("Bearer ") ? auth.substr(7) : auth);
+  record_.idempotency_keys.push_back(req.get_header_value("Idempotency-Key"));
   auto& queue = scripts_[name];
   if (queue.empty() || queue.front().apply_first) {
     if (!authorize(name, req, res)) return;

@@ -52,8 +52,9 @@ class FakeAgentService {
   void setVerdict(std::string state, nlohmann::json verdict);
 
   struct Record {
-    std::vector<std::string> calls;   // "register", "task", ... in arrival order
-    std::vector<std::string> bearer;  // the token each call carried
+    std::vector<std::string> calls;             // "register", "task", ... in arrival order
+    std::vector<std::string> bearer;            // the token each call carried
+    std::vector<std::string> idempotency_keys;  // each call's Idempotency-Key ("" when none)
     std::vector<nlohmann::json> progress;
     std::vector<nlohmann::json> results;  // accepted results
     nlohmann::json facts;

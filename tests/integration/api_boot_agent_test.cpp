@@ -177,6 +177,47 @@ TEST_CASE("Agent tokens are node-scoped single-use and expire", "[integration][a
   CHECK(codeOf(expired) == "agent_token_expired");
 }
 
+TEST_CASE("A registration retried with its Idempotency-Key after a lost answer registers again",
+          "[integration][agent]") {
+  // The replica that took the first attempt was killed before it answered: the agent's retry
+  // (same key, another replica) must not be refused as a second use of the one-time token, or
+  // the node needs a second boot. Anyone without the key still is.
+  ServiceFixture svc;
+  prepareCatalog(svc);
+  const long long a = testing::makeBootNode(svc, "SN-A", "02:00:00:00:00:0a");
+  REQUIRE(svc.sendJson("POST", "/api/v1/nodes/" + std::to_string(a) + "/burn-in", json::object(),
+                       "operator")
+              .status == 201);
+  const std::string token = tokenIn(bootScript(svc, "02:00:00:00:00:0a").body);
+  const std::string facts = agent::toJson(factsFor("SN-A", 8)).dump();
+  const std::string path = "/api/v1/agent/nodes/" + std::to_string(a) + "/register";
+  auto with_key = [&](const std::string& key) {
+    auto headers = bearer(token);
+    headers.emplace("Idempotency-Key", key);
+    return headers;
+  };
+  auto bad_key = svc.anonymous("POST", path, facts, with_key(std::string(201, 'k')));
+  CHECK(bad_key.status == 400);
+  CHECK(codeOf(bad_key) == "invalid_idempotency_key");
+
+  auto first = svc.anonymous("POST", path, facts, with_key("reg-7f3a"));  // its answer "lost"
+  REQUIRE(first.status == 200);
+  auto retry = svc.anonymous("POST", path, facts, with_key("reg-7f3a"));
+  INFO(retry.body);
+  REQUIRE(retry.status == 200);
+  CHECK(retry.json()["task_id"] == first.json()["task_id"]);
+  const std::string session = retry.json()["session_token"];
+  auto task = svc.anonymous("GET", "/api/v1/agent/nodes/" + std::to_string(a) + "/task", "",
+                            bearer(session));
+  CHECK(task.status == 200);  // the retry's session works
+
+  auto other = svc.anonymous("POST", path, facts, with_key("someone-else"));
+  CHECK(other.status == 401);
+  CHECK(codeOf(other) == "agent_token_used");
+  auto none = svc.anonymous("POST", path, facts, bearer(token));
+  CHECK(codeOf(none) == "agent_token_used");
+}
+
 TEST_CASE("A burn-in result becomes a verdict naming the weak GPU", "[integration][agent]") {
   ServiceFixture svc;
   prepareCatalog(svc);

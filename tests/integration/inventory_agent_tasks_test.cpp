@@ -259,6 +259,40 @@ TEST_CASE("agent tokens: node scope kind use expiry and revocation",
         "agent_token_revoked");
 }
 
+TEST_CASE("agent tokens: a boot token used with a registration key is granted again to that key",
+          "[integration][inventory][agent][tokens]") {
+  // The agent's retry of a registration whose answer was lost (the replica that took it was
+  // killed) presents the same key: granted again. Anyone else, or a use without a key, is not.
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  auto node = makeNode(db, "NODE-A");
+  auto task = makeTask(db, node.id);
+  issue(db, task, "boot-1", "boot");
+  const auto key = tokenHash("key-of-the-agent"), stranger = tokenHash("another-agent");
+
+  REQUIRE_OK(checkAgentToken(db, tokenHash("boot-1"), node.id, "boot", true, key));
+  const auto first_use = scalar(inv.url, "SELECT used_at FROM agent_tokens");
+  auto again = checkAgentToken(db, tokenHash("boot-1"), node.id, "boot", true, key);
+  REQUIRE_OK(again);
+  CHECK(again->task_id == task.id);
+  CHECK(scalar(inv.url, "SELECT used_at FROM agent_tokens") == first_use);  // the first use kept
+  CHECK(refusal(checkAgentToken(db, tokenHash("boot-1"), node.id, "boot", true, stranger)) ==
+        "agent_token_used");
+  CHECK(refusal(checkAgentToken(db, tokenHash("boot-1"), node.id, "boot", true)) ==
+        "agent_token_used");
+  CHECK(scalar(inv.url, "SELECT used_by FROM agent_tokens") == key);
+  // A token used without a key is never granted again, whatever key comes later.
+  issue(db, task, "boot-2", "boot");
+  REQUIRE_OK(checkAgentToken(db, tokenHash("boot-2"), node.id, "boot", true));
+  CHECK(refusal(checkAgentToken(db, tokenHash("boot-2"), node.id, "boot", true, key)) ==
+        "agent_token_used");
+  // The task finished: its tokens are revoked, and the retry learns it.
+  REQUIRE_OK(revokeTaskTokens(db, task.id));
+  CHECK_FALSE(checkAgentToken(db, tokenHash("boot-1"), node.id, "boot", true, key).ok());
+  CHECK(checkAgentToken(db, tokenHash("boot-1"), node.id, "boot", true, "plain").error().code ==
+        "invalid_used_by");
+}
+
 TEST_CASE("two racing uses of one boot token: exactly one wins",
           "[integration][inventory][agent][tokens]") {
   auto inv = inventory_test::freshInventory(8);

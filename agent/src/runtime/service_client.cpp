@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/hex.hpp"
+#include "common/secret_box.hpp"
 #include "protocol/json_fields.hpp"
 #include "runtime/service_transport.hpp"
 
@@ -103,8 +105,12 @@ void ServiceClient::setSessionToken(std::string token) {
 Result<Registration> ServiceClient::registerNode(const std::string& boot_token,
                                                  const Facts& facts) {
   const std::string what = "registration";
+  // One key for every attempt of this registration: a retry whose first attempt the service
+  // took (the answer lost with a replica that was killed) registers again instead of being
+  // refused as a second use of the one-time token.
+  const std::string key = common::hexOf(common::randomBytes(16));
   PROV_ASSIGN(Reply reply, impl_->http.exchange("POST", impl_->node_path + "/register",
-                                                toJson(facts).dump(), boot_token));
+                                                toJson(facts).dump(), boot_token, 0, key));
   PROV_TRY(expectSuccess(reply, what));
   PROV_ASSIGN(auto body, jsonBody(reply, what));
   auto registration = parseRegistration(body);

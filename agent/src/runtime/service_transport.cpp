@@ -155,7 +155,7 @@ void Transport::wait(int attempt, int max_attempts, const std::string& why,
 
 Result<Reply> Transport::exchange(const std::string& method, const std::string& path,
                                   const std::string& body, const std::string& token,
-                                  int max_attempts) {
+                                  int max_attempts, const std::string& idempotency_key) {
   std::string what = method + " " + path;
   if (max_attempts <= 0) max_attempts = std::max(1, options_.retry.max_attempts);
   std::string last_failure;
@@ -165,6 +165,7 @@ Result<Reply> Transport::exchange(const std::string& method, const std::string& 
     request.path = endpoint_.path_prefix + path;
     request.set_header("Accept", "application/json, application/problem+json");
     request.set_header("Authorization", "Bearer " + token);
+    if (!idempotency_key.empty()) request.set_header("Idempotency-Key", idempotency_key);
     if (!body.empty()) {
       request.body = body;
       request.set_header("Content-Type", "application/json");

@@ -34,10 +34,11 @@ class Transport {
 
   // The final answer: 2xx or a status not worth retrying (4xx other than 429). An error only
   // when every attempt failed to get such an answer.
-  // `max_attempts` 0: the retry policy's.
+  // `max_attempts` 0: the retry policy's. `idempotency_key`, when set, goes with every attempt
+  // (Idempotency-Key): the service knows a retry of a call it may have taken already.
   common::Result<Reply> exchange(const std::string& method, const std::string& path,
                                  const std::string& body, const std::string& token,
-                                 int max_attempts = 0);
+                                 int max_attempts = 0, const std::string& idempotency_key = "");
 
  private:
   void wait(int attempt, int max_attempts, const std::string& why,

@@ -105,8 +105,11 @@ struct AgentTokenGrant {
 // twice), "agent_token_revoked", or "agent_token_wrong_kind"; PermissionDenied
 // "agent_token_wrong_node" when the token belongs to another node. With consume = true (boot
 // tokens) the token is marked used in the same statement, so two racing uses cannot both pass.
+// `used_by` (the SHA-256 hex of the caller's registration key, or ""): a consumed token is
+// granted again to the same key (a retried registration), never to another or to none.
 common::Result<AgentTokenGrant> checkAgentToken(Database& db, const std::string& token_hash,
-                                                Id node_id, const std::string& kind, bool consume);
+                                                Id node_id, const std::string& kind, bool consume,
+                                                const std::string& used_by = "");
 // Revokes every token of the task (it finished or was cancelled).
 common::Result<void> revokeTaskTokens(Database& db, Id task_id);
 

@@ -1,5 +1,7 @@
 #include "agent_auth.hpp"
 
+#include <algorithm>
+
 #include "common/secret_box.hpp"
 #include "secret_token.hpp"
 
@@ -7,6 +9,19 @@ namespace provisioner::api {
 namespace {
 
 constexpr std::string_view kAgentTokenPrefix = "agt_";
+
+// The agent's Idempotency-Key: the same for every attempt of one registration ("" when none).
+common::Result<std::string> registrationKey(const http::Request& request) {
+  std::string key(request.header("Idempotency-Key"));
+  const bool printable =
+      std::all_of(key.begin(), key.end(), [](unsigned char c) { return c > 0x20 && c < 0x7f; });
+  if (key.size() > 200 || !printable) {
+    return common::invalidArgument("invalid_idempotency_key",
+                                   "Idempotency-Key must be at most 200 visible ASCII characters",
+                                   "Idempotency-Key");
+  }
+  return key;
+}
 
 }  // namespace
 
@@ -31,8 +46,11 @@ common::Result<inventory::AgentTokenGrant> authorizeAgent(inventory::Database& d
     e.code = "agent_token_missing";
     return common::fail(std::move(e));
   }
+  const bool boot = kind == kBootToken;
+  PROV_ASSIGN(auto key, registrationKey(request));
   return inventory::checkAgentToken(db, common::sha256Hex(token), node_id, kind,
-                                    /*consume=*/kind == kBootToken);
+                                    /*consume=*/boot,
+                                    boot && !key.empty() ? common::sha256Hex(key) : "");
 }
 
 }  // namespace provisioner::api
