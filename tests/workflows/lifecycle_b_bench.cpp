@@ -122,6 +122,17 @@ workflows::StepOutcome Bench::run(const std::string& name, const StepFn& step) {
   return outcome;
 }
 
+workflows::StepOutcome Bench::runStalled(const std::string& name, const StepFn& step,
+                                         workflows::Duration stall) {
+  workflows::StepContext ctx(runInfo(name), data_, clock_->now());
+  ctx.installClock([this, stall] { return clock_->now() + stall; });
+  auto outcome = step(env_, ctx);
+  advance(stall);
+  data_ = ctx.data();
+  for (const auto& e : ctx.events()) events_.push_back(e.kind);
+  return outcome;
+}
+
 namespace {
 struct KilledAtIntent {};
 }  // namespace

@@ -56,6 +56,11 @@ class Bench {
   // write, so the call that intent announces is never sent. Returns the number of intents
   // recorded.
   int runAndDie(const std::string& name, const StepFn& step);
+  // Runs `step` as if a call it makes to the BMC hung for `stall`: what it stamps with
+  // ctx.current() is `stall` after its start, and both clocks have moved on by `stall` when it
+  // returns.
+  workflows::StepOutcome runStalled(const std::string& name, const StepFn& step,
+                                    workflows::Duration stall);
   int runAndDieAtIntent(const std::string& name, const StepFn& step, int nth);
   nlohmann::json& data() { return data_; }
   const std::vector<std::string>& events() const { return events_; }

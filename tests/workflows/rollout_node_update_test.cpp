@@ -79,6 +79,10 @@ struct Rollout {
     return bench.run(name,
                      [this, step](const lc::Env&, StepContext& ctx) { return step(env, ctx); });
   }
+  StepOutcome runStalled(const std::string& name, RolloutStep step, workflows::Duration stall) {
+    return bench.runStalled(
+        name, [this, step](const lc::Env&, StepContext& ctx) { return step(env, ctx); }, stall);
+  }
   // The replica dies after the step returned (runAndDie) or inside its nth recordIntent().
   int runAndDie(const std::string& name, RolloutStep step, int at_intent = 0) {
     auto wrapped = [this, step](const lc::Env&, StepContext& ctx) { return step(env, ctx); };
@@ -140,6 +144,32 @@ TEST_CASE("flash records the intent, updates, follows the task and verifies the 
   CHECK(r.bmcVersion() == "24.10.1");
   CHECK(bench.requestCount("POST", "SimpleUpdate") == 1);
   CHECK(bench.data()["flash"]["done"][0]["flashed"] == true);
+}
+
+TEST_CASE("an update the BMC accepted after a slow call gets its whole time-out from then",
+          "[rollout]") {
+  // Found by the chaos harness: a BMC call hung (an injected time-out) before the update was
+  // accepted, and the task's time-out, counted from the step's start, had passed by the first
+  // poll: firmware_update_timeout 27 ms after the update started, and a needless rollback.
+  PackageServer packages;
+  Bench bench(bmcNode());
+  Rollout r(bench);
+  bench.patchFaults({{"hung_tasks", true}});  // the update never ends by itself
+  bench.data()["components"] = json::array({bmcComponent(packages, "24.10.1")});
+  const auto stall = std::chrono::hours(2);  // more than the 1 h firmware time-out
+  auto first = r.runStalled("flash", ro::flashStep, stall);
+  INFO(describe(first));
+  REQUIRE(first.kind == Kind::kWait);
+  REQUIRE(bench.requestCount("POST", "SimpleUpdate") == 1);
+  auto next = r.run("flash", ro::flashStep);
+  INFO(describe(next));
+  CHECK(next.kind == Kind::kWait);  // within its hour
+  CHECK(next.waiting_for == "firmware_task");
+  bench.advance(minutes(61));
+  auto late = r.run("flash", ro::flashStep);
+  CHECK(late.kind == Kind::kFail);  // and no longer than its hour
+  CHECK(late.reason == "firmware_update_timeout");
+  CHECK(bench.requestCount("POST", "SimpleUpdate") == 1);
 }
 
 TEST_CASE("HGX GPU firmware is applied by an AC power cycle of the system's own chassis",

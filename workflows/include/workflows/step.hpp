@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -72,7 +73,14 @@ class StepContext {
   const RunInfo& run() const { return run_; }
   nlohmann::json& data() { return data_; }
   const nlohmann::json& data() const { return data_; }
+  // When the step began: one value for all its decisions.
   TimePoint now() const { return now_; }
+  // The clock now (never before now()), for stamping when something happened outside during
+  // the step: an update the BMC accepted after a call that hung for 30 s started 30 s after
+  // now(), and a deadline counted from now() would be 30 s short. Without an installed clock
+  // (a StepContext built in a unit test), now().
+  TimePoint current() const { return clock_ ? std::max(now_, clock_()) : now_; }
+  void installClock(std::function<TimePoint()> clock) { clock_ = std::move(clock); }
 
   // Ties the run to a node (once it exists) and its place: the timeline and the admission
   // slots use them. Written with the outcome.
@@ -102,6 +110,7 @@ class StepContext {
   RunInfo run_;
   nlohmann::json data_;
   TimePoint now_;
+  std::function<TimePoint()> clock_;
   std::vector<PendingEvent> events_;
   bool node_changed_ = false;
   LeaseFence fence_;

@@ -65,7 +65,7 @@ class DriveErase {
     if (!known) return lifecycle::bmcTrouble("reading the TaskService", known.error());
     json uris = json::array();
     for (const auto& t : *known) uris.push_back(t.uri);
-    cur_ = {{"serial", serial()}, {"known_tasks", uris}, {"intent_at", isoTime(ctx_.now())}};
+    cur_ = {{"serial", serial()}, {"known_tasks", uris}, {"intent_at", isoTime(ctx_.current())}};
     ctx_.event("drive_erase_intent",
                "erasing drive " + serial() + " out of band (" + techniqueOf(p_) + ")",
                {{"serial", serial()}, {"drive", p_.drive.odataId}});
@@ -94,7 +94,7 @@ class DriveErase {
     if (!ours) return lifecycle::bmcTrouble("reading the TaskService", ours.error());
     if (*ours) {
       cur_["task"] = {{"task", **ours}};
-      cur_["started_at"] = isoTime(ctx_.now());
+      cur_["started_at"] = isoTime(ctx_.current());
       ctx_.event("drive_erase_adopted",
                  "the erase of drive " + serial() + " is already on the BMC: " + **ours);
       return poll(client);
@@ -105,9 +105,9 @@ class DriveErase {
       return failed("the BMC refused Drive.SecureErase: " + task.error().message);
     }
     if (!task) return lifecycle::bmcTrouble("erasing drive " + serial(), task.error());
-    cur_["started_at"] = isoTime(ctx_.now());
+    cur_["started_at"] = isoTime(ctx_.current());
     if (!*task) {  // finished synchronously
-      cur_["completed_at"] = isoTime(ctx_.now());
+      cur_["completed_at"] = isoTime(ctx_.current());
       return verify(client);
     }
     cur_["task"] = {{"monitor", (*task)->monitorUri}, {"task", (*task)->taskUri}};
@@ -137,7 +137,7 @@ class DriveErase {
       return failed("the erase task ended " + polled->result.state + ": " +
                     outcome.error().message);
     }
-    cur_["completed_at"] = isoTime(ctx_.now());
+    cur_["completed_at"] = isoTime(ctx_.current());
     return verify(client);
   }
 
@@ -198,7 +198,7 @@ class DriveErase {
         {"health",
          health}}.dump();
     d.started_at = text(cur_, "started_at");
-    d.finished_at = isoTime(ctx_.now());
+    d.finished_at = isoTime(ctx_.current());
     return inventory::recordDeviceSanitizations(env_.db(), id, {d});
   }
 

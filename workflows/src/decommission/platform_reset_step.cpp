@@ -106,7 +106,7 @@ std::optional<StepOutcome> runActions(const Env& env, StepContext& ctx, json& pl
     }
     if (!client) return lifecycle::bmcTrouble("connecting to the BMC", client.error());
     if (is_account) {
-      platform["account_intent"] = lifecycle::isoTime(ctx.now());
+      platform["account_intent"] = lifecycle::isoTime(ctx.current());
       if (!ctx.recordIntent()) {
         return StepOutcome::retry("lease_lost",
                                   "the run's lease moved on; not removing the account");

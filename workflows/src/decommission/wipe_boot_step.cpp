@@ -84,7 +84,7 @@ StepOutcome wipeBootStep(const Env& env, StepContext& ctx) {
   const int boots = static_cast<int>(redfish::intAt(wipe, "boots").value_or(0)) + 1;
   wipe["task_id"] = task->id;
   wipe["boots"] = boots;
-  wipe["booted_at"] = lifecycle::isoTime(ctx.now());
+  wipe["booted_at"] = lifecycle::isoTime(ctx.current());
   ctx.event("network_boot",
             boot.summary() + " into the " + env.settings.wipe_channel + " image (boot " +
                 std::to_string(boots) + ") for wipe task " + std::to_string(task->id),

@@ -280,6 +280,7 @@ void Engine::Impl::execute(const WorkflowRun& run) {
     ~Done() { leases.remove(execution); }
   } done{in_flight, execution};
   ctx.installFence(fenceFor(execution));
+  ctx.installClock([c = clock] { return c->now(); });
 
   std::optional<StepOutcome> early;
   if (step == nullptr) {

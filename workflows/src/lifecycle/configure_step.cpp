@@ -82,7 +82,7 @@ StepOutcome applyDifference(const Env& env, StepContext& ctx, redfish::Client& c
   }
   json difference = redfish::biosDiff(bios->attributes, desired);
   if (difference.empty()) return configured(env, ctx, "BIOS settings already as the profile asks");
-  ctx.data()["bios"] = {{"intent", std::move(difference)}, {"intent_at", isoTime(ctx.now())}};
+  ctx.data()["bios"] = {{"intent", std::move(difference)}, {"intent_at", isoTime(ctx.current())}};
   if (!ctx.recordIntent()) return leaseLost("PATCHing the BIOS settings");
   auto applied = redfish::applyBiosSettings(client, system, desired, *quirks);
   if (!applied && refusedByBmc(applied.error())) {
@@ -93,7 +93,7 @@ StepOutcome applyDifference(const Env& env, StepContext& ctx, redfish::Client& c
         {{"bmc_message", e.message}, {"messages", e.detail}});
   }
   if (!applied) return bmcTrouble("PATCHing the BIOS settings", applied.error());
-  json record = {{"applied", applied->patched}, {"patched_at", isoTime(ctx.now())}};
+  json record = {{"applied", applied->patched}, {"patched_at", isoTime(ctx.current())}};
   if (applied->job) record["job"] = applied->job->pollUri();
   ctx.data()["bios"] = record;
   const auto names = joined(keysOf(applied->patched));
@@ -107,11 +107,11 @@ StepOutcome resetForBios(const Env& env, StepContext& ctx, redfish::Client& clie
   auto quirks = quirksOf(client, ctx);
   if (!quirks) return bmcTrouble("reading the service root", quirks.error());
   auto& bios = ctx.data()["bios"];
-  bios["reset_intent_at"] = isoTime(ctx.now());
+  bios["reset_intent_at"] = isoTime(ctx.current());
   if (!ctx.recordIntent()) return leaseLost("resetting the host to apply BIOS settings");
   auto reset = bootHost(client, systemPathOf(ctx), *quirks);
   if (!reset) return bmcTrouble("resetting the host to apply BIOS settings", reset.error());
-  bios["reset_at"] = isoTime(ctx.now());
+  bios["reset_at"] = isoTime(ctx.current());
   bios["reset_type"] = reset->resetType;
   const auto& t = env.settings.timings;
   return StepOutcome::waitUntil(env.after(ctx.now(), std::min(t.power_settle, t.poll)),
@@ -126,7 +126,7 @@ StepOutcome verifyApplied(const Env& env, StepContext& ctx, redfish::Client& cli
                                   env.settings.timings.bios_apply_timeout);
   auto missing = redfish::biosNotApplied(client, systemPathOf(ctx), applied);
   if (missing && missing->empty()) {
-    ctx.data()["bios"]["verified_at"] = isoTime(ctx.now());
+    ctx.data()["bios"]["verified_at"] = isoTime(ctx.current());
     return configured(env, ctx, "BIOS settings " + joined(keysOf(applied)) + " applied");
   }
   if (ctx.now() < deadline) {
@@ -172,7 +172,7 @@ StepOutcome resumePatch(const Env& env, StepContext& ctx, redfish::Client& clien
       // Already current: the PATCH and a boot both happened; verify as after a reset.
       bios = {{"applied", intent},
               {"patched_at", bios["intent_at"]},
-              {"reset_at", isoTime(ctx.now())},
+              {"reset_at", isoTime(ctx.current())},
               {"reset_type", "adopted"}};
       return verifyApplied(env, ctx, client);
     case BiosPatchResume::kPending:

@@ -32,7 +32,7 @@ std::vector<inventory::FirmwareObservation> observationsOf(
 void recordObserved(const Env& env, StepContext& ctx, inventory::Id node_id,
                     const std::vector<inventory::FirmwareObservation>& members) {
   auto recorded =
-      inventory::recordNodeFirmware(*env.deps.db, node_id, members, isoTime(ctx.now()));
+      inventory::recordNodeFirmware(*env.deps.db, node_id, members, isoTime(ctx.current()));
   if (!recorded) {
     ctx.event("firmware_record_failed", recorded.error().message,
               {{"code", recorded.error().code}});
@@ -42,7 +42,7 @@ void recordObserved(const Env& env, StepContext& ctx, inventory::Id node_id,
 void recordUnreachable(const Env& env, StepContext& ctx, inventory::Id node_id,
                        const std::string& reason) {
   auto marked =
-      inventory::markNodeFirmwareUnreachable(*env.deps.db, node_id, isoTime(ctx.now()), reason);
+      inventory::markNodeFirmwareUnreachable(*env.deps.db, node_id, isoTime(ctx.current()), reason);
   if (!marked) {
     ctx.event("firmware_record_failed", marked.error().message, {{"code", marked.error().code}});
   }

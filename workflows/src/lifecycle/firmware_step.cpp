@@ -77,7 +77,7 @@ StepOutcome plan(const Env& env, StepContext& ctx, redfish::Client& client,
       fw["from"] = member.version;
       fw["to"] = minimum.version;
       fw["image_uri"] = minimum.image_uri;
-      fw["intent_at"] = isoTime(ctx.now());
+      fw["intent_at"] = isoTime(ctx.current());
       if (!fw.value("entered", false)) {
         enterState(env, ctx, "firmware", "firmware below the profile's minimum");
         fw["entered"] = true;
@@ -89,7 +89,7 @@ StepOutcome plan(const Env& env, StepContext& ctx, redfish::Client& client,
       return StepOutcome::waitUntil(ctx.now(), "firmware_update", "planned " + describe(fw));
     }
   }
-  fw["checked_at"] = isoTime(ctx.now());
+  fw["checked_at"] = isoTime(ctx.current());
   return StepOutcome::next("imaging", "firmware at or above the profile's minimum");
 }
 
@@ -99,7 +99,7 @@ void markUpdated(StepContext& ctx, const std::string& version) {
                {"name", fw["name"]},
                {"from", fw["from"]},
                {"to", version},
-               {"at", isoTime(ctx.now())}};
+               {"at", isoTime(ctx.current())}};
   if (!fw.contains("updated") || !fw["updated"].is_array()) fw["updated"] = json::array();
   fw["updated"].push_back(done);
   ctx.event("firmware_updated", text(fw, "name") + " now " + version, done);
@@ -123,7 +123,7 @@ StepOutcome startUpdate(const Env& env, StepContext& ctx, redfish::Client& clien
   const auto deadline = env.after(ctx.now(), env.settings.timings.firmware_timeout);
   if (*running) {
     fw["task"] = {{"task", (*running)->uri}};
-    fw["started_at"] = isoTime(ctx.now());
+    fw["started_at"] = isoTime(ctx.current());
     ctx.event("firmware_update_adopted",
               "an update of " + text(fw, "name") + " is already running: " + (*running)->uri);
     return waitPoll(env, ctx, deadline, "firmware_task", "following " + (*running)->uri);
@@ -140,7 +140,7 @@ StepOutcome startUpdate(const Env& env, StepContext& ctx, redfish::Client& clien
   }
   if (!task) return bmcTrouble("starting the update of " + text(fw, "name"), task.error());
   fw["task"] = {{"monitor", task->monitorUri}, {"task", task->taskUri}};
-  fw["started_at"] = isoTime(ctx.now());
+  fw["started_at"] = isoTime(ctx.current());
   ctx.event("firmware_update_started", "updating " + describe(fw),
             {{"target", target}, {"task", task->pollUri()}, {"image_uri", request.imageUri}});
   return waitPoll(env, ctx, deadline, "firmware_task", "updating " + describe(fw));
@@ -194,7 +194,7 @@ StepOutcome pollTask(const Env& env, StepContext& ctx, redfish::Client* client,
                             (messages.empty() ? "" : ": " + messages));
   }
   fw.erase("task");
-  fw["completed_at"] = isoTime(ctx.now());
+  fw["completed_at"] = isoTime(ctx.current());
   return verifyUpdate(env, ctx, *client, minimums);
 }
 
@@ -226,7 +226,7 @@ StepOutcome verifyUpdate(const Env& env, StepContext& ctx, redfish::Client& clie
     // Unchanged after a completed task: the BMC applies this one when the host boots.
     auto quirks = quirksOf(client, ctx);
     if (!quirks) return bmcTrouble("reading the service root", quirks.error());
-    fw["reset_intent_at"] = isoTime(ctx.now());
+    fw["reset_intent_at"] = isoTime(ctx.current());
     if (!ctx.recordIntent()) return leaseLost("resetting the host to apply firmware");
     auto reset = bootHost(client, systemPathOf(ctx), *quirks);
     if (!reset) {
@@ -234,7 +234,7 @@ StepOutcome verifyUpdate(const Env& env, StepContext& ctx, redfish::Client& clie
       if (redfish::certainlyNotActed(reset.error())) fw.erase("reset_intent_at");
       return bmcTrouble("resetting the host to apply firmware", reset.error());
     }
-    fw["reset_at"] = isoTime(ctx.now());
+    fw["reset_at"] = isoTime(ctx.current());
     return StepOutcome::waitUntil(env.after(ctx.now(), std::min(env.settings.timings.power_settle,
                                                                 env.settings.timings.poll)),
                                   "firmware_applied", "host reset to apply " + describe(fw));

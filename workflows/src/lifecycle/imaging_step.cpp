@@ -63,7 +63,7 @@ StepOutcome imagingStep(const Env& env, StepContext& ctx) {
   const int boots = static_cast<int>(redfish::intAt(imaging, "boots").value_or(0)) + 1;
   imaging["task_id"] = task->id;
   imaging["boots"] = boots;
-  imaging["booted_at"] = isoTime(ctx.now());
+  imaging["booted_at"] = isoTime(ctx.current());
   imaging.erase("entered");  // burn_in enters its node state once per boot
   ctx.event(
       "network_boot",

@@ -39,7 +39,7 @@ StepOutcome record(const Env& env, StepContext& ctx, const inventory::Node& node
   auto firmware = observationsOf(inv);
   if (!firmware.empty()) {
     auto recorded =
-        inventory::recordNodeFirmware(*env.deps.db, node.id, firmware, isoTime(ctx.now()));
+        inventory::recordNodeFirmware(*env.deps.db, node.id, firmware, isoTime(ctx.current()));
     if (!recorded) return outcomeFor(recorded.error(), "recording the firmware inventory");
   }
   auto macs = hostMacs(inv);

@@ -39,7 +39,7 @@ common::Result<bool> tellScheduler(const Env& env, StepContext& ctx, bool drain,
 StepOutcome drainUntilIdle(const Env& env, StepContext& ctx, const std::string& reason,
                            const std::string& next_step) {
   nlohmann::json& drain = section(ctx, "drain");
-  if (!drain.contains("requested_at")) drain["requested_at"] = isoTime(ctx.now());
+  if (!drain.contains("requested_at")) drain["requested_at"] = isoTime(ctx.current());
   auto idle = tellScheduler(env, ctx, true, reason);
   if (!idle && idle.error().kind == common::ErrorKind::kInvalidArgument) {
     return StepOutcome::fail("invalid_drain_hook", idle.error().message);
@@ -47,7 +47,7 @@ StepOutcome drainUntilIdle(const Env& env, StepContext& ctx, const std::string& 
   const auto deadline =
       env.after(*timeAt(drain, "requested_at"), env.settings.timings.drain_timeout);
   if (idle && *idle) {
-    drain["idle_at"] = isoTime(ctx.now());
+    drain["idle_at"] = isoTime(ctx.current());
     return StepOutcome::next(next_step, "the scheduler says the node is idle");
   }
   if (ctx.now() >= deadline) {

@@ -95,7 +95,7 @@ class ComponentFlash {
     }
     if (auto refused = chooseMethod(client)) return refused;
     cur_["targets"] = check.pending;
-    cur_["intent_at"] = isoTime(ctx_.now());
+    cur_["intent_at"] = isoTime(ctx_.current());
     ctx_.event(
         "firmware_update_intent",
         "updating " + describe(c_) + " on " + std::to_string(check.pending.size()) + " member(s)",
@@ -190,15 +190,15 @@ class ComponentFlash {
     if (!members) return unreachableOrRetry(members.error(), "reading the firmware inventory");
     if (checkMembers(c_, *members).pending.empty()) {
       // Flashed before a crash lost the outcome: verify, never flash again.
-      cur_["completed_at"] = isoTime(ctx_.now());
-      cur_["applied_at"] = isoTime(ctx_.now());
+      cur_["completed_at"] = isoTime(ctx_.current());
+      cur_["applied_at"] = isoTime(ctx_.current());
       return verify(client);
     }
     auto running = lifecycle::findRunningUpdate(client, targets.front());
     if (!running) return unreachableOrRetry(running.error(), "reading the TaskService");
     if (*running) {
       cur_["task"] = {{"task", (*running)->uri}};
-      cur_["started_at"] = isoTime(ctx_.now());
+      cur_["started_at"] = isoTime(ctx_.current());
       ctx_.event("firmware_update_adopted",
                  "an update of " + c_.component + " is already running: " + (*running)->uri);
       return waitTask("following " + (*running)->uri);
@@ -215,7 +215,7 @@ class ComponentFlash {
     }
     if (!task) return lifecycle::bmcTrouble("starting the update of " + c_.component, task.error());
     cur_["task"] = {{"monitor", task->monitorUri}, {"task", task->taskUri}};
-    cur_["started_at"] = isoTime(ctx_.now());
+    cur_["started_at"] = isoTime(ctx_.current());
     json started = {{"component", c_.component}, {"task", task->pollUri()}, {"method", method}};
     if (method == "multipart_push") {
       started["sha256"] = c_.install.sha256;
@@ -263,7 +263,7 @@ class ComponentFlash {
                                evidence(c_, cur_));
     }
     cur_.erase("task");
-    cur_["completed_at"] = isoTime(ctx_.now());
+    cur_["completed_at"] = isoTime(ctx_.current());
     return apply(client);
   }
 
@@ -291,7 +291,7 @@ class ComponentFlash {
                  {{"component", c_.component}, {"apply", c_.apply}});
       return verify(client);
     }
-    cur_["reset_intent_at"] = isoTime(ctx_.now());
+    cur_["reset_intent_at"] = isoTime(ctx_.current());
     if (!ctx_.recordIntent()) {
       return StepOutcome::retry("lease_lost", "the run's lease moved on; not resetting");
     }
@@ -318,7 +318,7 @@ class ComponentFlash {
     if (!cur_.contains("off_at")) {
       auto off = redfish::resetChassisWith(client, chassis, "ForceOff", quirks);
       if (!off) return lifecycle::bmcTrouble("powering the chassis off", off.error());
-      cur_["off_at"] = isoTime(ctx_.now());
+      cur_["off_at"] = isoTime(ctx_.current());
       return StepOutcome::waitUntil(env_.after(ctx_.now(), env_.settings.timings.power_off_settle),
                                     "power_cycle", "chassis off to apply " + describe(c_));
     }
@@ -333,7 +333,7 @@ class ComponentFlash {
   }
 
   std::optional<StepOutcome> applied(std::string message) {
-    cur_["applied_at"] = isoTime(ctx_.now());
+    cur_["applied_at"] = isoTime(ctx_.current());
     ctx_.event("firmware_apply", message, {{"component", c_.component}, {"apply", c_.apply}});
     return StepOutcome::waitUntil(env_.after(ctx_.now(), env_.life.settings.timings.poll),
                                   "firmware_applied", message);
@@ -372,7 +372,7 @@ class ComponentFlash {
       seen.push_back({m.path, m.id, m.name, m.software_id, m.version, m.updateable});
     }
     if (auto recorded =
-            inventory::recordNodeFirmware(*env_.life.deps.db, *node, seen, isoTime(ctx_.now()));
+            inventory::recordNodeFirmware(*env_.life.deps.db, *node, seen, isoTime(ctx_.current()));
         !recorded) {
       ctx_.event("firmware_not_recorded", recorded.error().message);
     }
@@ -414,7 +414,7 @@ std::optional<StepOutcome> flashComponents(const Env& env, StepContext& ctx, con
                {"from", c.from},
                {"to", c.to},
                {"flashed", flashed},
-               {"at", isoTime(ctx.now())}};
+               {"at", isoTime(ctx.current())}};
   if (flashed) done["method"] = current.value("method", "simple_update");
   progress["done"].push_back(done);
   progress["index"] = index + 1;

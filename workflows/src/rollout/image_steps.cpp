@@ -18,7 +18,7 @@ using nlohmann::json;
 // that resumes the run knows which image the node was sent to.
 void recordBoot(StepContext& ctx, const std::string& phase, const ImageVersion& image) {
   ctx.data()["image_boot"] = {
-      {"phase", phase}, {"image", toJson(image)}, {"at", lifecycle::isoTime(ctx.now())}};
+      {"phase", phase}, {"image", toJson(image)}, {"at", lifecycle::isoTime(ctx.current())}};
   ctx.data()["boot_image"] = toJson(image);
   ctx.data().erase("check");  // a new quick-check task for this boot
   ctx.event("image_boot_planned", "booting " + phase + " image " + image.name + " " + image.version,
@@ -47,7 +47,7 @@ StepOutcome quarantine(const Env& env, StepContext& ctx, const std::string& camp
 StepOutcome imageDrainStep(const Env& env, StepContext& ctx) {
   json& drain = section(ctx, "drain");
   if (!drain.contains("requested_at")) {  // drainStep then keeps this label
-    drain["requested_at"] = lifecycle::isoTime(ctx.now());
+    drain["requested_at"] = lifecycle::isoTime(ctx.current());
     lifecycle::enterState(
         env.life, ctx, "imaging",
         "campaign " + std::to_string(ctx.data().value("campaign_id", 0)) + ": updating the image");

@@ -67,7 +67,7 @@ StepOutcome bootIntoCheck(const Env& env, StepContext& ctx) {
   lifecycle::NetworkBoot boot;
   if (auto trouble = lifecycle::bootIntoNetwork(env.life, ctx, check, boot)) return *trouble;
   check["task_id"] = task->id;
-  check["booted_at"] = isoTime(ctx.now());
+  check["booted_at"] = isoTime(ctx.current());
   ctx.event("quick_check_boot",
             boot.summary() + " for quick check task " + std::to_string(task->id),
             {{"task_id", task->id}, {"adopted", boot.adopted}});
