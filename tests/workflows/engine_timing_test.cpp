@@ -206,3 +206,43 @@ TEST_CASE("Engine retry budget exhausted goes to the failure step with the failu
   CHECK(run.step == "probe");
   CHECK(run.attempt == 0);
 }
+
+TEST_CASE("Engine patient retries spend no budget within the step's patience, then do",
+          "[engine][budget]") {
+  // A BMC out of sessions frees them when they expire: its retries (patient) must not spend a
+  // 3-try budget in seconds and quarantine the node, but must not go on for ever either.
+  Fixture f;
+  std::atomic<int> tries{0};
+  workflows::WorkflowDef def = engine_test::oneStep("sessions", [&](StepContext&) {
+    ++tries;
+    auto o = StepOutcome::retry("bmc_session_limit", "no free session");
+    o.patient = true;
+    return o;
+  });
+  def.steps[0].max_attempts = 3;
+  def.steps[0].backoff_base = 1000ms;
+  def.steps[0].backoff_cap = 8000ms;
+  def.steps[0].patience = 60000ms;
+  f.engine.registerWorkflow(def);
+  const auto id = f.start("sessions", "node-1");
+  long long waited = 0;
+  while (waited < 60000) {
+    REQUIRE(f.once() == 1);
+    auto run = runOf(*f.t.db, id);
+    REQUIRE(run.state == "running");
+    CHECK(run.attempt == 0);  // nothing spent
+    const long long delay = msUntil(run.next_run_at, f.clock->now());
+    CHECK(delay <= 9600);  // doubling, capped
+    f.clock->advance(std::chrono::milliseconds(delay));
+    waited += delay;
+  }
+  CHECK(tries >= 8);
+  // Patience spent: the budget counts again, and runs out.
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(f.once() == 1);
+    f.clock->advance(10s);
+  }
+  auto run = runOf(*f.t.db, id);
+  CHECK(run.state == "failed");
+  CHECK(run.reason == "retry_budget_exhausted");
+}

@@ -29,8 +29,11 @@ struct StepOutcome {
   TimePoint until{};              // kWait
   std::string waiting_for;        // kWait: what it waits for, for operators ("agent_result")
   std::optional<Duration> after;  // kRetry: overrides the step's backoff for this try
-  std::string reason;             // kRetry / kFail: a short code, e.g. "serial_mismatch"
-  std::string message;            // for the timeline: what a person reads
+  // kRetry: the trouble clears by itself in time (a BMC out of sessions frees them when they
+  // expire): within the step's `patience` the try spends none of the budget (StepDef).
+  bool patient = false;
+  std::string reason;   // kRetry / kFail: a short code, e.g. "serial_mismatch"
+  std::string message;  // for the timeline: what a person reads
   nlohmann::json detail = nlohmann::json::object();  // evidence: serials, measurements, URLs
 
   static StepOutcome next(std::string step, std::string message = {});
@@ -127,6 +130,10 @@ struct StepDef {
   // a test fails when a registered step is in neither that table nor its list of steps
   // without side effects.
   std::vector<std::string> side_effects = {};
+  // How long patient retries (StepOutcome::patient) go on without spending the budget, from the
+  // first of them in this step; their delays double from backoff_base up to backoff_cap as usual.
+  // Zero: a patient retry is an ordinary one.
+  Duration patience{0};
 };
 
 // `step` with its side effects declared.

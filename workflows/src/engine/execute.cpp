@@ -157,6 +157,7 @@ class Planner {
     c_.attempt = 0;
     c_.step_changed = true;
     c_.waiting_for.clear();
+    ctx_.data().erase("patient_retry");
     c_.context_json = data();
     leaveStep();
     if (!o.message.empty()) c_.events.back().message = o.message;
@@ -176,8 +177,36 @@ class Planner {
     }
   }
 
+  // A patient retry within the step's patience: counted apart, in the run's context under
+  // "patient_retry" ({step, since_ms, tries}), never against the budget. False once the
+  // patience is spent (the retry then counts as any other).
+  bool patientRetry(const StepOutcome& o, const StepDef& step) {
+    if (!o.patient || step.patience <= Duration::zero()) return false;
+    const auto now_ms = std::chrono::duration_cast<Duration>(now_.time_since_epoch()).count();
+    nlohmann::json& mark = ctx_.data()["patient_retry"];
+    if (!mark.is_object() || mark.value("step", "") != run_.step) {
+      mark = {{"step", run_.step}, {"since_ms", now_ms}, {"tries", 0}};
+    }
+    if (Duration(now_ms - mark.value("since_ms", now_ms)) >= step.patience) return false;
+    const int tries = mark.value("tries", 0) + 1;
+    mark["tries"] = tries;
+    const Duration delay = o.after.value_or(engine_.backoff(step, std::min(tries - 1, 20)));
+    c_.next_run_at = now_ + delay;
+    c_.waiting_for.clear();
+    c_.context_json = data();
+    nlohmann::json detail = {{"reason", o.reason},
+                             {"attempt", run_.attempt},
+                             {"patient_tries", tries},
+                             {"delay_ms", delay.count()},
+                             {"patience_ms", step.patience.count()}};
+    addEvent("retry", o.message.empty() ? "retry after " + o.reason : o.message, detail,
+             duration_ms_);
+    return true;
+  }
+
   void retry(const StepOutcome& o) {
     const StepDef* step = wf_->step(run_.step);
+    if (patientRetry(o, *step)) return;
     const int tries = run_.attempt + 1;
     if (tries >= step->max_attempts) {
       nlohmann::json detail = {

@@ -23,22 +23,27 @@ StepDef bindStep(const std::shared_ptr<const Env>& env, std::string name,
   return def;
 }
 
-// The backoff of steps that talk to a BMC: one that is rebooting or out of sessions recovers
-// within minutes, so 2 s doubling up to 2 min (real-world durations, divided by the time scale).
+// The backoff of steps that talk to a BMC: one that is rebooting recovers within minutes, so 2 s
+// doubling up to 2 min; one out of sessions (patient retries: sessions leaked by a killed
+// client expire after the BMC's SessionTimeout, commonly 30 min) is waited for 30 min before
+// its retries spend the budget. Real-world durations, divided by the time scale.
 struct StepBackoff {
   Duration base;
   Duration cap;
+  Duration patience{0};
 };
 
 inline StepBackoff bmcStepBackoff(const LifecycleTimings& t) {
-  return {t.scaled(Duration(2000)), t.scaled(Duration(120000))};
+  return {t.scaled(Duration(2000)), t.scaled(Duration(120000)), t.scaled(Duration(1800000))};
 }
 
 template <class Env>
 StepDef bindStep(const std::shared_ptr<const Env>& env, std::string name,
                  StepOutcome (*fn)(const Env&, StepContext&), int max_attempts,
                  StepBackoff backoff) {
-  return bindStep(env, std::move(name), fn, max_attempts, backoff.base, backoff.cap);
+  StepDef def = bindStep(env, std::move(name), fn, max_attempts, backoff.base, backoff.cap);
+  def.patience = backoff.patience;
+  return def;
 }
 
 }  // namespace workflows

@@ -87,8 +87,11 @@ std::string systemPathOf(const StepContext& ctx) {
 }
 
 StepOutcome bmcTrouble(const std::string& doing, const common::Error& error) {
-  return StepOutcome::retry(error.code.empty() ? "bmc_error" : error.code,
-                            doing + ": " + error.message);
+  auto outcome = StepOutcome::retry(error.code.empty() ? "bmc_error" : error.code,
+                                    doing + ": " + error.message);
+  // No free session: it clears when the sessions expire (the step's patience), not in 4 tries.
+  outcome.patient = error.code == redfish::codes::kSessionLimit;
+  return outcome;
 }
 
 redfish::BootOverride networkBootOverride(const Env& env) {

@@ -4,6 +4,7 @@
 
 #include "common/mac_address.hpp"
 #include "common/secret_box.hpp"
+#include "host_control.hpp"
 #include "inventory/bmc_credentials.hpp"
 #include "inventory/nodes.hpp"
 #include "inventory/purchase_orders.hpp"
@@ -120,7 +121,7 @@ StepOutcome outcomeFor(const common::Error& error, const std::string& doing) {
   if (error.code == redfish::codes::kPinMismatch) {
     return StepOutcome::fail(error.code, message, {{"code", error.code}});
   }
-  return StepOutcome::retry(error.code.empty() ? "error" : error.code, message);
+  return bmcTrouble(doing, error);  // one mapping of BMC trouble to retries (patient ones too)
 }
 
 std::string generateBmcPassword(std::size_t length) {
