@@ -12,6 +12,7 @@
 #include "inventory/bmc_credentials.hpp"
 #include "inventory/images.hpp"
 #include "inventory/nodes.hpp"
+#include "lifecycle/inspect_components.hpp"
 #include "workflows/lifecycle_fixture.hpp"
 
 namespace {
@@ -323,4 +324,27 @@ TEST_CASE("A BMC password is committed only when a rotation is pending", "[lifec
   auto twice = inventory::commitPendingBmcPassword(*f.db, node);
   REQUIRE_FALSE(twice.ok());
   CHECK(twice.error().code == "no_pending_bmc_password");
+}
+
+TEST_CASE("A crawl that read no host MAC because a read failed is not an inventory",
+          "[lifecycle][inspect]") {
+  // The chaos harness found a node recorded with "0 host MACs" after a malformed answer on its
+  // Ethernet interfaces: no boot script ever recognised it, and it was quarantined two boots
+  // later. The decision: retry while the MACs' sources were skipped and none was read.
+  redfish::Inventory inv;
+  inv.systems.push_back({});
+  inv.warnings = {"skipped GET /redfish/v1/Systems/DGX/EthernetInterfaces: malformed JSON",
+                  "skipped GET /redfish/v1/Systems/DGX/Memory/DIMM3: HTTP 404"};
+  auto missed = lc::unreadHostMacs(inv);
+  REQUIRE(missed.size() == 1);
+  CHECK(missed.front().find("EthernetInterfaces") != std::string::npos);
+  // A MAC read: the crawl is good enough to boot by.
+  inv.systems.front().ethernetInterfaces.push_back({});
+  inv.systems.front().ethernetInterfaces.back().mac = "5C:9A:E3:5D:BC:F6";
+  CHECK(lc::unreadHostMacs(inv).empty());
+  // No MAC and nothing skipped where MACs come from: nothing to retry for.
+  redfish::Inventory bare;
+  bare.systems.push_back({});
+  bare.warnings = {"skipped GET /redfish/v1/Systems/DGX/Memory/DIMM3: HTTP 404"};
+  CHECK(lc::unreadHostMacs(bare).empty());
 }

@@ -82,6 +82,20 @@ std::vector<inventory::ObservedComponent> componentsOf(const redfish::Inventory&
   return out.take();
 }
 
+std::vector<std::string> unreadHostMacs(const redfish::Inventory& inv) {
+  std::vector<std::string> missed;
+  if (!hostMacs(inv).empty()) return missed;
+  for (const auto& w : inv.warnings) {
+    for (const char* source : {"EthernetInterfaces", "NetworkAdapters", "/Ports"}) {
+      if (w.find(source) != std::string::npos) {
+        missed.push_back(w);
+        break;
+      }
+    }
+  }
+  return missed;
+}
+
 std::vector<std::string> hostMacs(const redfish::Inventory& inv) {
   std::vector<std::string> macs;
   auto add = [&](const std::string& text) {

@@ -17,6 +17,11 @@ std::vector<inventory::ObservedComponent> componentsOf(const redfish::Inventory&
                                                        const std::string& chassis_serial);
 // Host NIC MACs (systems' Ethernet interfaces and chassis network ports), normalised, unique.
 std::vector<std::string> hostMacs(const redfish::Inventory& inv);
+// Why the crawl may have missed the host MACs the node boots with: its warnings about the
+// places MACs come from (Ethernet interfaces, network adapters and their ports), when it read
+// no MAC at all. Empty: nothing missed, or some MACs were read. A 503 or a malformed answer on
+// those reads must not leave a node that no boot script will ever recognise.
+std::vector<std::string> unreadHostMacs(const redfish::Inventory& inv);
 
 // A failed check: the reason code, a sentence and the evidence.
 struct Finding {

@@ -77,6 +77,11 @@ StepOutcome inspectStep(const Env& env, StepContext& ctx) {
   if (!inv) return outcomeFor(inv.error(), "crawling the BMC inventory");
   if (!inv->systems.empty()) ctx.data()["system_path"] = inv->systems.front().odataId;
   if (!inv->chassis.empty()) ctx.data()["chassis_path"] = inv->chassis.front().odataId;
+  if (auto missed = unreadHostMacs(*inv); !missed.empty()) {
+    // Found by the chaos harness: a node recorded with no boot MAC never got a boot script.
+    return StepOutcome::retry("host_macs_unread",
+                              "no host MAC read from the BMC: " + missed.front());
+  }
 
   StepOutcome recorded = record(env, ctx, *node, *inv);
   if (recorded.kind != StepOutcome::Kind::kNext) return recorded;
