@@ -192,12 +192,13 @@ chaos_node_states() { # one "state count" line per state
   "$CTL" nodes list --all --json | jq -r '.items | group_by(.state)[] | "\(.[0].state) \(length)"'
 }
 
-chaos_all_settled() { # EXPECTED_READY: that many nodes ready and no run open
-  local states ready open
+chaos_all_settled() { # EXPECTED: that many nodes ready or quarantined, and no run open
+  # A quarantined node ends the wait (the verdict names it) instead of the phase's deadline.
+  local states done open
   states=$(chaos_node_states 2>/dev/null) || return 1
-  ready=$(awk '$1 == "ready" {print $2}' <<<"$states")
+  done=$(awk '$1 == "ready" || $1 == "quarantined" {n += $2} END {print n + 0}' <<<"$states")
   open=$(chaos_open_runs 2>/dev/null) || return 1
-  [ "${ready:-0}" -ge "$1" ] && [ "$open" -eq 0 ]
+  [ "$done" -ge "$1" ] && [ "$open" -eq 0 ]
 }
 
 chaos_phase_bringup() {
