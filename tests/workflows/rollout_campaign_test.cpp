@@ -364,8 +364,9 @@ struct Controller {
 
 TEST_CASE("two controllers deciding at once never fill one slot twice", "[rollout][campaign]") {
   // Both look, decide from what they saw and admit, again and again, on separate connections:
-  // a look another admission made stale is refused, so no node is admitted twice, the rack's
-  // cap of 2 holds throughout, and the refused one simply looks again.
+  // whatever the interleaving, no node is admitted twice, the rack's cap of 2 holds throughout,
+  // and a refused controller looks again until the campaign completes. (That a stale look is
+  // refused even for nodes nobody else took: "campaign admission: ... refused on a stale look".)
   CampaignBench bench(8);
   auto spec = campaignSpec(2);
   spec["caps"]["global"] = 8;

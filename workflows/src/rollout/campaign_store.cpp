@@ -109,11 +109,7 @@ common::Result<void> setCampaignNode(const Env& env, std::int64_t campaign_id, s
   u.detail_json = detail.dump();
   u.run_id = run_id;
   u.actor = kActor;
-  // Stamped when the transition is written, not when the step began: a controller step that
-  // began before a node released its slot admits the next node after it, and the timeline
-  // must show that order (the bench computes the caps from these times).
-  const auto& clock = env.life.deps.clock;
-  u.now = clock ? std::max(now, clock->now()) : now;
+  u.now = now;
   PROV_TRY(inventory::updateCampaignNode(*env.life.deps.db, u));
   return common::success();
 }
@@ -132,8 +128,7 @@ common::Result<void> admitNodes(const Env& env, const CampaignView& c,
   a.reason = rollback ? "rollback" : "";
   a.detail_json = json{{"mode", rollback ? "rollback" : "update"}}.dump();
   a.actor = kActor;
-  const auto& clock = env.life.deps.clock;  // stamped when written, as setCampaignNode
-  a.now = clock ? std::max(now, clock->now()) : now;
+  a.now = now;
   return inventory::admitCampaignNodes(*env.life.deps.db, a);
 }
 
@@ -166,7 +161,8 @@ common::Result<void> reportNodeResult(const Env& env, StepContext& ctx, const st
   if (auto task = redfish::intAt(ctx.data().value("check", json::object()), "task_id")) {
     evidence["check_task_id"] = *task;
   }
-  PROV_TRY(setCampaignNode(env, *campaign, node, state, reason, evidence, ctx.run().id, ctx.now()));
+  PROV_TRY(
+      setCampaignNode(env, *campaign, node, state, reason, evidence, ctx.run().id, ctx.current()));
   if (auto controller = redfish::intAt(ctx.data(), "controller_run")) {
     PROV_TRY(inventory::signalWorkflowRun(*env.life.deps.db, *controller, ctx.now()));
   }

@@ -29,6 +29,9 @@ common::Result<void> moveCampaign(const Env& env, std::int64_t campaign_id,
                                   TimePoint now);
 common::Result<void> setCampaignWave(const Env& env, std::int64_t campaign_id, int wave,
                                      std::optional<TimePoint> bake_until, TimePoint now);
+// `now` (here and in admitNodes): when the transition is written, so ctx.current() from a step,
+// not ctx.now(): a controller step that began before a node released its slot admits the next
+// node after it, and the timeline must show that order (the bench computes the caps from it).
 common::Result<void> setCampaignNode(const Env& env, std::int64_t campaign_id, std::int64_t node_id,
                                      const std::string& state, const std::string& reason,
                                      const nlohmann::json& detail,

@@ -110,7 +110,7 @@ common::Result<bool> startAdmitted(const Env& env, StepContext& ctx, const Campa
   if (!run && run.error().kind != common::ErrorKind::kUnavailable &&
       run.error().kind != common::ErrorKind::kInternal) {
     PROV_TRY(setCampaignNode(env, c.id, n.node_id, "failed", run.error().code,
-                             {{"message", run.error().message}}, std::nullopt, ctx.now()));
+                             {{"message", run.error().message}}, std::nullopt, ctx.current()));
     return false;
   }
   if (!run) return common::fail(run.error());
@@ -129,7 +129,7 @@ const CampaignNodeView* findNode(const CampaignView& c, std::int64_t id) {
 // (startOrphans), and a controller that decided from a stale look admits nothing.
 StepOutcome startNodes(const Env& env, StepContext& ctx, const CampaignView& c,
                        const ControllerDecision& d) {
-  if (auto admitted = admitNodes(env, c, d.start, d.rollback, ctx.now()); !admitted) {
+  if (auto admitted = admitNodes(env, c, d.start, d.rollback, ctx.current()); !admitted) {
     if (admitted.error().kind == common::ErrorKind::kConflict) {
       return StepOutcome::waitUntil(ctx.now(), "campaign", admitted.error().message);
     }
