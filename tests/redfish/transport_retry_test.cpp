@@ -5,6 +5,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <mutex>
+#include <vector>
+
 #include "redfish/errors.hpp"
 #include "redfish/support/fixture_server.hpp"
 #include "redfish/support/transport_test_util.hpp"
@@ -81,12 +84,32 @@ TEST_CASE("transport caps Retry-After at the configured maximum", "[transport][r
   bmc.script("GET", "/redfish/v1/Busy", {busy});
   auto options = quickOptions();
   options.retryAfterCap = std::chrono::milliseconds(50);
+  struct Try {
+    long status;
+    bool willRetry;
+    std::chrono::milliseconds retryIn;
+  };
+  std::mutex mutex;
+  std::vector<Try> busyTries;  // the trace's views live only during the call
+  options.trace = [&](const redfish::TraceEvent& e) {
+    std::lock_guard lock(mutex);
+    if (e.url.find("/redfish/v1/Busy") == std::string_view::npos) return;
+    busyTries.push_back({e.status, e.willRetry, e.retryIn});
+  };
   redfish::Transport transport(options);
   auto client = transport.client(endpointFor(bmc)).value();
   auto pending = sendAsync(*client, get("/redfish/v1/Busy"));
   auto result = await(pending);  // an uncapped wait would hit the test deadline
   REQUIRE(result.ok());
   CHECK(result->status == 200);
+  // The trace says how long the transport waited before the next try (what the service logs).
+  std::lock_guard lock(mutex);
+  REQUIRE(busyTries.size() == 2);
+  CHECK(busyTries[0].status == 503);
+  CHECK(busyTries[0].willRetry);
+  CHECK(busyTries[0].retryIn == std::chrono::milliseconds(50));
+  CHECK_FALSE(busyTries[1].willRetry);
+  CHECK(busyTries[1].retryIn == std::chrono::milliseconds(0));
 }
 
 TEST_CASE("transport does not retry 400 404 or 500", "[transport][retry]") {

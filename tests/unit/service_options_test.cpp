@@ -60,3 +60,18 @@ TEST_CASE("decommission and lease flags: values and their bounds", "[unit][servi
   REQUIRE_FALSE(short_lease.ok());
   CHECK(short_lease.error().field == "--workflow-lease-seconds");
 }
+
+TEST_CASE("the BMC request time-out: default, value and bounds", "[unit][service]") {
+  auto defaults = parseServiceOptions({"serve"});
+  REQUIRE(defaults.ok());
+  CHECK(defaults->bmc_request_timeout_s == 30);
+  auto five = parseServiceOptions({"serve", "--bmc-request-timeout-seconds", "5"});
+  REQUIRE(five.ok());
+  CHECK(five->bmc_request_timeout_s == 5);
+  for (const char* bad : {"0", "601", "5s", ""}) {
+    auto refused = parseServiceOptions({"serve", "--bmc-request-timeout-seconds", bad});
+    INFO(bad);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "--bmc-request-timeout-seconds");
+  }
+}

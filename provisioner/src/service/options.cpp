@@ -136,14 +136,20 @@ std::map<std::string, Setter> flagSetters() {
          o.bmc_port = static_cast<int>(n);
          return common::success();
        })},
+      {"--bmc-request-timeout-seconds",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--bmc-request-timeout-seconds", v, 1, 600));
+         o.bmc_request_timeout_s = static_cast<int>(n);
+         return common::success();
+       })},
       {"--boot-target", oneOf(&ServiceOptions::boot_target, "--boot-target", {"pxe", "uefi_http"})},
       {"--handoff-url", text(&ServiceOptions::handoff_url)},
       {"--handoff-format", oneOf(&ServiceOptions::handoff_format, "--handoff-format",
                                  {"generic", "slurm", "kubernetes"})},
       {"--handoff-token-file", text(&ServiceOptions::handoff_token_file)},
       {"--drain-url", text(&ServiceOptions::drain_url)},
-      {"--drain-format", oneOf(&ServiceOptions::drain_format, "--drain-format",
-                               {"generic", "slurm", "kubernetes"})},
+      {"--drain-format",
+       oneOf(&ServiceOptions::drain_format, "--drain-format", {"generic", "slurm", "kubernetes"})},
       {"--drain-token-file", text(&ServiceOptions::drain_token_file)},
       {"--workflow-lease-seconds",
        Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
@@ -304,6 +310,9 @@ workflows (docs/workflows.md):
   --bmc-tls-insecure          do not pin BMC certificates (lab use only)
   --bmc-port N                Redfish (https) port of BMCs reported by DHCP leases or rack
                               manifests (default 443; a sweep records the port it found)
+  --bmc-request-timeout-seconds N
+                              a Redfish request unanswered this long has failed (reads are
+                              tried again; default 30, 1 to 600)
   --boot-target pxe|uefi_http how the imaging step boots nodes (default pxe)
   --handoff-url URL           POST each ready node to the scheduler here
   --handoff-format F          generic, slurm or kubernetes (default generic)

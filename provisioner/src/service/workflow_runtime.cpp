@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "provisioner/http/logging.hpp"
 #include "redfish/transport.hpp"
 #include "workflows/decommission/certificate_key.hpp"
 #include "workflows/decommission/workflow.hpp"
@@ -85,6 +86,21 @@ common::Result<workflows::DecommissionSettings> decommissionSettings(const Servi
   return s;
 }
 
+// At debug level, each BMC attempt that failed or is tried again, with the wait before the
+// next try (the backoff, or the BMC's Retry-After): what tells why a step sat on one BMC. The
+// URL carries no credential (those travel in headers and bodies).
+void logBmcTrouble(const redfish::TraceEvent& e) {
+  const bool failed = e.status == 0 || e.status >= 400;
+  if ((!failed && !e.willRetry) || !http::shouldLog(spdlog::level::debug)) return;
+  http::logEvent(spdlog::level::debug, "bmc attempt",
+                 {{"method", e.method},
+                  {"url", e.url},
+                  {"status", e.status},
+                  {"curl_code", e.curlCode},
+                  {"attempt", e.attempt},
+                  {"retry_in_ms", e.willRetry ? e.retryIn.count() : -1}});
+}
+
 }  // namespace
 
 WorkflowRuntime::~WorkflowRuntime() {
@@ -121,6 +137,11 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   auto rt = std::make_unique<WorkflowRuntime>();
   redfish::TransportOptions transport_options;
   transport_options.maxInFlightTotal = 4096;
+  transport_options.requestTimeout = std::chrono::seconds(o.bmc_request_timeout_s);
+  // A connection still opening when the request's time is up is as dead as the request.
+  transport_options.connectTimeout =
+      std::min(transport_options.connectTimeout, transport_options.requestTimeout);
+  transport_options.trace = logBmcTrouble;
   rt->transport = std::make_shared<redfish::Transport>(transport_options);
   workflows::EngineOptions engine_options;
   engine_options.owner = o.replica_name;

@@ -49,6 +49,7 @@ struct TraceEvent {
   int curlCode = 0;  // CURLcode of the attempt
   int attempt = 1;   // 1 for the first try of a request
   bool willRetry = false;
+  std::chrono::milliseconds retryIn{0};  // when willRetry: the backoff or the BMC's Retry-After
 };
 
 struct TransportOptions {

@@ -104,13 +104,14 @@ void BmcState::onAttemptDone(const CallPtr& call, AttemptOutcome outcome) {
   int maxAttempts = call->maxAttempts > 0 ? call->maxAttempts : engine_.options().maxAttempts;
   bool retry = shouldRetry(call->request.method, outcome.failure, outcome.response.status,
                            call->attempts, maxAttempts);
+  const auto delay = retry ? retryDelay(*call, outcome) : std::chrono::milliseconds{0};
   if (engine_.options().trace) {
     engine_.options().trace(TraceEvent{toString(call->request.method), call->url,
                                        outcome.response.status, static_cast<int>(outcome.code),
-                                       call->attempts, retry});
+                                       call->attempts, retry, delay});
   }
   if (retry) {
-    scheduleRetry(call, outcome);
+    scheduleRetry(call, delay);
     return;
   }
   if (outcome.failure != AttemptFailure::kNone) {
@@ -121,15 +122,20 @@ void BmcState::onAttemptDone(const CallPtr& call, AttemptOutcome outcome) {
   complete(call, std::move(outcome.response));
 }
 
-void BmcState::scheduleRetry(const CallPtr& call, const AttemptOutcome& outcome) {
+// The backoff before the next try, or the BMC's Retry-After (capped) when it sent one.
+std::chrono::milliseconds BmcState::retryDelay(const Call& call, const AttemptOutcome& outcome) {
   const TransportOptions& options = engine_.options();
   auto delay =
-      backoffDelay(call->attempts, options.backoffBase, options.backoffCap, engine_.random());
+      backoffDelay(call.attempts, options.backoffBase, options.backoffCap, engine_.random());
   if (outcome.failure == AttemptFailure::kNone) {
     auto retryAfter =
         parseRetryAfter(outcome.response.header("retry-after"), std::chrono::system_clock::now());
     if (retryAfter) delay = std::min(*retryAfter, options.retryAfterCap);
   }
+  return delay;
+}
+
+void BmcState::scheduleRetry(const CallPtr& call, std::chrono::milliseconds delay) {
   backingOff_.insert(call);
   engine_.addTimer(delay, [this, call] {
     if (backingOff_.erase(call) == 0 || call->finished) return;

@@ -43,7 +43,8 @@ class BmcState {
   bool needsLogin(const Call& call) const;
   bool startAttempt(const CallPtr& call);
   void complete(const CallPtr& call, common::Result<Response> result);
-  void scheduleRetry(const CallPtr& call, const AttemptOutcome& outcome);
+  std::chrono::milliseconds retryDelay(const Call& call, const AttemptOutcome& outcome);
+  void scheduleRetry(const CallPtr& call, std::chrono::milliseconds delay);
   bool handleUnauthorized(const CallPtr& call);
   common::Error transportError(const Call& call, const AttemptOutcome& outcome) const;
   CallPtr internalCall(Method method, std::string target, std::string body,

@@ -39,6 +39,7 @@ struct ServiceOptions {
   std::string factory_credentials_file;  // "user:password" for BMCs no purchase order names
   bool bmc_tls_insecure = false;
   int bmc_port = 443;               // Redfish port of BMCs known by address only
+  int bmc_request_timeout_s = 30;   // one Redfish request unanswered this long has failed
   std::string boot_target = "pxe";  // or uefi_http
   std::string handoff_url;
   std::string handoff_format = "generic";  // slurm, kubernetes
