@@ -55,16 +55,17 @@ common::Result<std::unique_ptr<ReplicaLiveness>> ReplicaLiveness::hold(const std
   for (int tries = 0; tries < 8; ++tries) {
     std::unique_ptr<ReplicaLiveness> liveness(new ReplicaLiveness(url, randomKey()));
     std::unique_lock guard(liveness->mutex_);
-    if (liveness->takeLock()) {
+    const bool taken = liveness->takeLock();
+    // No connection at all (the database restarting, say): the keeper takes it when it can.
+    if (taken || !liveness->session_) {
       guard.unlock();
       auto* self = liveness.get();
       liveness->keeper_ = std::thread([self] { self->keeperLoop(); });
       return liveness;
     }
-    if (!liveness->session_) break;  // no connection at all: the database is unreachable
   }
-  return common::unavailable("database_unavailable",
-                             "cannot take the replica's liveness lock in the database");
+  return common::unavailable("liveness_key_taken",
+                             "cannot take the replica's liveness lock: 8 random keys were taken");
 }
 
 // With mutex_ held. Connects when needed; true when the lock is ours.

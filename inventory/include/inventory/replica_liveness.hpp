@@ -26,8 +26,10 @@ namespace inventory {
 
 class ReplicaLiveness {
  public:
-  // Connects to `url` and takes a lock under a fresh random key. Unavailable when the database
-  // cannot be reached.
+  // Connects to `url` and takes a lock under a fresh random key. When the database cannot be
+  // reached now, the lock is not held yet (heldFor() is zero) and the keeper thread takes it
+  // once it can: a replica started during a PostgreSQL restart gets its lock a second after.
+  // Unavailable only when 8 random keys were all held by others.
   static common::Result<std::unique_ptr<ReplicaLiveness>> hold(const std::string& url);
   ~ReplicaLiveness();
   ReplicaLiveness(const ReplicaLiveness&) = delete;

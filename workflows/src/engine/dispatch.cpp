@@ -8,20 +8,26 @@
 
 namespace workflows {
 
-// The liveness lock as its keeper thread last saw it (no round trip): its key stamped on what
-// is claimed while it is held; the runs of dead replicas taken only once it has been held for
-// the grace period, so that after a PostgreSQL restart a live replica has time to take its own
-// lock back before the others conclude it is dead.
-Engine::Impl::ClaimLiveness Engine::Impl::claimLiveness() const {
-  if (!liveness) return {};
-  const auto held = liveness->heldFor();
-  if (held <= std::chrono::steady_clock::duration::zero()) return {};
-  return {liveness->key(), held >= options.take_over_grace};
+// The liveness lock as its keeper thread last saw it (no round trip).
+detail::ClaimLiveness Engine::Impl::claimLiveness() const {
+  if (!liveness) return detail::claimLivenessFor(false, 0, {}, {});
+  return detail::claimLivenessFor(true, liveness->key(), liveness->heldFor(),
+                                  options.take_over_grace);
 }
 
 common::Result<std::vector<inventory::WorkflowRun>> Engine::Impl::claim(std::size_t limit) {
+  const detail::ClaimLiveness live = claimLiveness();
+  if (!live.claim) {
+    if (!claims_paused.exchange(true)) {
+      spdlog::warn("workflow engine {}: liveness lock not held; claiming nothing until it is",
+                   options.owner);
+    }
+    return std::vector<inventory::WorkflowRun>{};
+  }
+  if (claims_paused.exchange(false)) {
+    spdlog::info("workflow engine {}: liveness lock held again; claiming", options.owner);
+  }
   claim_round_trips.fetch_add(1);
-  const ClaimLiveness live = claimLiveness();
   auto runs = inventory::claimDueRuns(*db, options.owner, clock->now(), options.lease, limit,
                                       live.key, live.take_over);
   if (runs) claimed.fetch_add(runs->size());
@@ -95,6 +101,7 @@ void Engine::start() {
   impl_->stopping = false;
   impl_->poked = true;
   if (impl_->options.take_over_on_disconnect) {
+    // Held or not yet (the database unreachable now): claims wait until it is held.
     auto held = inventory::ReplicaLiveness::hold(impl_->db->url());
     if (held) {
       impl_->liveness = std::move(*held);

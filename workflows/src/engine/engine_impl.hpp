@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "claim_liveness.hpp"
 #include "in_flight.hpp"
 #include "inventory/replica_liveness.hpp"
 #include "step_metrics.hpp"
@@ -50,12 +51,11 @@ struct Engine::Impl {
 
   // Held between start() and stop() (dispatch.cpp); its keeper thread checks it once a second.
   std::unique_ptr<inventory::ReplicaLiveness> liveness;
-  // The key to stamp on claimed runs, and whether to take over dead replicas' runs now.
-  struct ClaimLiveness {
-    std::optional<std::int32_t> key;
-    bool take_over = false;
-  };
-  ClaimLiveness claimLiveness() const;
+  // Whether to claim now, the key to stamp on claimed runs, and whether to take over dead
+  // replicas' runs now (claim_liveness.hpp).
+  detail::ClaimLiveness claimLiveness() const;
+  // Set while claims wait for the liveness lock (logged once per wait).
+  std::atomic<bool> claims_paused{false};
 
   std::mutex rng_mutex;
   std::mt19937_64 rng{std::random_device{}()};
