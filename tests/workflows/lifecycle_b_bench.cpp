@@ -137,15 +137,17 @@ namespace {
 struct KilledAtIntent {};
 }  // namespace
 
-int Bench::killedRun(const std::string& name, const StepFn& step, int die_at_intent) {
+int Bench::killedRun(const std::string& name, const StepFn& step, int die_at_intent,
+                     bool intent_written) {
   workflows::StepContext ctx(runInfo(name), data_, clock_->now());
   int intents = 0;
   nlohmann::json persisted = data_;
   workflows::LeaseFence fence;
   fence.confirm = [] { return true; };
   fence.record = [&](const nlohmann::json& context) {
-    persisted = context;
-    if (++intents == die_at_intent) throw KilledAtIntent{};
+    const bool dies = ++intents == die_at_intent;
+    if (!dies || intent_written) persisted = context;
+    if (dies) throw KilledAtIntent{};
     return true;
   };
   ctx.installFence(std::move(fence));
@@ -163,6 +165,10 @@ int Bench::runAndDie(const std::string& name, const StepFn& step) {
 
 int Bench::runAndDieAtIntent(const std::string& name, const StepFn& step, int nth) {
   return killedRun(name, step, nth);
+}
+
+int Bench::runAndDieBeforeIntent(const std::string& name, const StepFn& step, int nth) {
+  return killedRun(name, step, nth, false);
 }
 
 nlohmann::json Bench::snapshot() const {

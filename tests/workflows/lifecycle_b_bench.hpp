@@ -62,6 +62,9 @@ class Bench {
   workflows::StepOutcome runStalled(const std::string& name, const StepFn& step,
                                     workflows::Duration stall);
   int runAndDieAtIntent(const std::string& name, const StepFn& step, int nth);
+  // Dies inside the `nth` recordIntent() before its write reaches the run: the calls made
+  // before it were sent, its intent is lost (the last one kept is the one before).
+  int runAndDieBeforeIntent(const std::string& name, const StepFn& step, int nth);
   nlohmann::json& data() { return data_; }
   const std::vector<std::string>& events() const { return events_; }
 
@@ -79,7 +82,8 @@ class Bench {
 
  private:
   workflows::RunInfo runInfo(const std::string& step) const;
-  int killedRun(const std::string& name, const StepFn& step, int die_at_intent);
+  int killedRun(const std::string& name, const StepFn& step, int die_at_intent,
+                bool intent_written = true);
 
   inventory::DatabasePtr db_;
   std::unique_ptr<sim::Fleet> fleet_;

@@ -164,6 +164,23 @@ TEST_CASE("Imaging killed before its reset resets once the override is found unc
   CHECK(resets(bench) == 1);
 }
 
+TEST_CASE("Imaging killed after its override, before its reset intent, does not set it again",
+          "[lifecycle_b][imaging][kill]") {
+  // The chaos harness (seed 3) found two boot overrides 0.3 s apart: the replica that sent the
+  // PATCH died before writing its reset intent, and the next one, seeing only the override's
+  // intent, sent it again. It must look at the BMC first.
+  Bench bench;
+  bench.runAndDieBeforeIntent("imaging", lc::imagingStep, 2);
+  CHECK(bootOverrides(bench) == 1);
+  CHECK(resets(bench) == 0);
+  CHECK(bench.data()["imaging"]["boot_intent"]["phase"] == "override");
+
+  auto resumed = bench.run("imaging", lc::imagingStep);
+  CHECK_OUTCOME(resumed, Kind::kNext);
+  CHECK(bootOverrides(bench) == 1);  // found set: not PATCHed again
+  CHECK(resets(bench) == 1);
+}
+
 TEST_CASE("Imaging killed before its override sets it and resets once on resume",
           "[lifecycle_b][imaging][kill]") {
   Bench bench;
@@ -187,7 +204,9 @@ TEST_CASE("Resume decisions for a network boot and BIOS settings", "[lifecycle_b
     BootIntent none;
     CHECK(lc::decideBootResume(none, true, t0, window) == BootResume::kBootNow);
     BootIntent override_only{BootIntent::Phase::kOverride, t0};
-    CHECK(lc::decideBootResume(override_only, true, t0, window) == BootResume::kBootNow);
+    CHECK(lc::decideBootResume(override_only, false, t0, window) == BootResume::kBootNow);
+    // The override landed before the replica that asked died: only the reset is left.
+    CHECK(lc::decideBootResume(override_only, true, t0, window) == BootResume::kResetNow);
     BootIntent reset{BootIntent::Phase::kReset, t0};
     CHECK(lc::decideBootResume(reset, false, t0, window) == BootResume::kBooted);
     CHECK(lc::decideBootResume(reset, true, t0 + seconds(30), window) == BootResume::kAwaitPost);

@@ -57,7 +57,7 @@ std::optional<StepOutcome> bootIntoNetwork(const Env& env, StepContext& ctx,
 
   const BootIntent intent = bootIntentOf(section);
   BootResume action = BootResume::kBootNow;
-  if (intent.phase == Phase::kReset) {
+  if (intent.phase != Phase::kNone) {
     auto state = redfish::readBootOverride(**client, system);
     if (!state) return bmcTrouble("reading the boot override", state.error());
     const auto post_window = postWindow(env);

@@ -28,7 +28,10 @@ json bootIntentJson(BootIntent::Phase phase, TimePoint at) {
 
 BootResume decideBootResume(const BootIntent& intent, bool override_pending, TimePoint now,
                             Duration post_window) {
-  if (intent.phase != BootIntent::Phase::kReset) return BootResume::kBootNow;
+  if (intent.phase == BootIntent::Phase::kNone) return BootResume::kBootNow;
+  if (intent.phase == BootIntent::Phase::kOverride) {
+    return override_pending ? BootResume::kResetNow : BootResume::kBootNow;
+  }
   if (!override_pending) return BootResume::kBooted;
   return now < intent.at + post_window ? BootResume::kAwaitPost : BootResume::kResetNow;
 }

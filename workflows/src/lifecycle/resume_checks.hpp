@@ -25,12 +25,14 @@ BootIntent bootIntentOf(const nlohmann::json& section);
 nlohmann::json bootIntentJson(BootIntent::Phase phase, TimePoint at);
 
 enum class BootResume {
-  kBootNow,    // set the override and reset (nothing asked yet, or only the override)
+  kBootNow,    // set the override and reset (nothing asked yet, or an override that did not land)
   kBooted,     // the override was taken by a boot: the reset happened, do not reset again
   kAwaitPost,  // the override is still set: the host may be shutting down or in POST; look again
-  kResetNow,   // still set long after the reset was asked: it never reached the BMC; reset now
+  kResetNow,   // the override is set but no reset reached the BMC (the override's intent, or
+               // still set long after the reset was asked): reset now, without a second PATCH
 };
-// `override_pending`: the one-time override to our target is still set (only read for kReset).
+// `override_pending`: the one-time override to our target is set now (read for kOverride and
+// kReset: a PATCH may have landed though its replica died before writing the next intent).
 // `post_window`: how long a reset takes to reach POST, where BIOS consumes the override.
 BootResume decideBootResume(const BootIntent& intent, bool override_pending, TimePoint now,
                             Duration post_window);
