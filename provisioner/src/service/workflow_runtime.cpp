@@ -138,9 +138,6 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   redfish::TransportOptions transport_options;
   transport_options.maxInFlightTotal = 4096;
   transport_options.requestTimeout = std::chrono::seconds(o.bmc_request_timeout_s);
-  // A connection still opening when the request's time is up is as dead as the request.
-  transport_options.connectTimeout =
-      std::min(transport_options.connectTimeout, transport_options.requestTimeout);
   transport_options.trace = logBmcTrouble;
   rt->transport = std::make_shared<redfish::Transport>(transport_options);
   workflows::EngineOptions engine_options;
