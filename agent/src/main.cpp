@@ -9,6 +9,7 @@
 #include "agent/agent_main.hpp"
 #include "agent/cmdline.hpp"
 #include "agent/local_task.hpp"
+#include "agent/monitor.hpp"
 #include "agent/sim_backend.hpp"
 #ifdef PROVISIONER_AGENT_HAS_CUDA
 #include "agent/cuda_backend.hpp"
@@ -63,6 +64,16 @@ common::Result<Backend> makeBackend(const agent::AgentArgs& args) {
   return makeSimulated(args);
 }
 
+// The monitor of a node booted from its disk finds the service where its burn-in left it.
+agent::KernelParams withEnrolment(agent::KernelParams params, const agent::AgentArgs& args) {
+  if (!args.monitor || (!params.url.empty() && !params.node.empty())) return params;
+  if (auto endpoint = agent::readMonitorEndpoint(args.state_dir)) {
+    if (params.url.empty()) params.url = endpoint->service_url;
+    if (params.node.empty()) params.node = endpoint->node_id;
+  }
+  return params;
+}
+
 common::Result<agent::AgentArgs> resolveArgs(const std::vector<std::string>& argv) {
   PROV_ASSIGN(auto args, agent::parseAgentArgs(argv));
   if (args.help || !args.local_task_file.empty()) return args;  // neither needs the service
@@ -70,7 +81,27 @@ common::Result<agent::AgentArgs> resolveArgs(const std::vector<std::string>& arg
   if (!readFile(args.cmdline_file, cmdline) && args.cmdline_file != "/proc/cmdline") {
     return common::invalidArgument("usage", "cannot read " + args.cmdline_file, "--cmdline");
   }
-  return agent::applyKernelParams(std::move(args), agent::parseKernelCmdline(cmdline));
+  auto params = withEnrolment(agent::parseKernelCmdline(cmdline), args);
+  return agent::applyKernelParams(std::move(args), params);
+}
+
+// provisioner-agent monitor: runs until stopped (or --intervals); 1 when the state folder is
+// unusable.
+int runMonitor(const agent::AgentArgs& args, agent::GpuBackend& gpu, agent::ServiceClient& client) {
+  agent::MonitorOptions options;
+  options.state_dir = args.state_dir;
+  options.interval = std::chrono::seconds{args.interval_seconds};
+  options.spool_max_batches = static_cast<std::size_t>(args.spool_max_batches);
+  options.intervals = args.intervals;
+  auto totals = agent::runMonitor(options, gpu, client, std::cerr);
+  if (!totals) {
+    std::cerr << "provisioner-agent monitor: " << totals.error().message << "\n";
+    return agent::kExitFailure;
+  }
+  std::cerr << "provisioner-agent monitor: " << totals->sampled << " batch(es) queued, "
+            << totals->sent << " sent, " << totals->refused << " refused, " << totals->rotations
+            << " rotation(s)\n";
+  return agent::kExitOk;
 }
 
 // --local-task: the result JSON on stdout, logs on stderr; 1 when the GPUs failed the task.
@@ -123,6 +154,12 @@ int main(int argc, char** argv) {
     std::cerr << "provisioner-agent: " << client.error().message << "\n";
     return agent::kExitUsage;
   }
-  agent::AgentOptions options{args->token, std::move(backend->host)};
+  if (args->monitor) return runMonitor(*args, *backend->gpu, *client);
+  agent::AgentOptions options;
+  options.boot_token = args->token;
+  options.host = std::move(backend->host);
+  options.state_dir = args->state_dir;
+  options.service_url = args->service_url;
+  options.node_id = args->node_id;
   return agent::runAgent(options, *backend->gpu, *client, std::cout);
 }

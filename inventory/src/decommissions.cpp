@@ -6,8 +6,10 @@
 
 #include "common/secret_box.hpp"
 #include "db.hpp"
+#include "inventory/node_credentials.hpp"
 #include "node_rows.hpp"
 #include "queries_decommissions.hpp"
+#include "queries_node_credentials.hpp"
 
 namespace inventory {
 namespace {
@@ -153,6 +155,10 @@ common::Result<Decommission> createDecommission(Database& db, const Decommission
         const Id decommission_id = detail::id(id[0][0]);
         const std::string detail_json = "{\"decommission_id\": " + std::to_string(decommission_id) +
                                         ", \"reason\": \"" + r.reason + "\"}";
+        // The resident agent's credential goes with the decision, not at the certificate: a
+        // node being wiped reports nothing more.
+        tx.exec(detail::kRevokeLiveNodeCredentials, r.node_id,
+                std::string(kCredentialDecommissioned));
         setNodeState(tx, r.node_id, "decommissioning",
                      "decommission " + std::to_string(decommission_id) + " (" + r.reason + ")",
                      detail_json, "decommission_requested");

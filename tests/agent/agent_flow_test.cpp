@@ -34,7 +34,9 @@ struct AgentRun {
   }
 
   int run(std::string token = FakeAgentService::kBootToken) {
-    agent::AgentOptions options{std::move(token), {sim->hostSerial(), sim->nics()}};
+    agent::AgentOptions options;
+    options.boot_token = std::move(token);
+    options.host = {sim->hostSerial(), sim->nics()};
     return agent::runAgent(options, *sim, *client, log);
   }
 
@@ -276,8 +278,9 @@ TEST_CASE("agent without a drive backend wipes the GPUs and says drives are not 
   FakeAgentService service;
   service.setTask({{"id", 7}, {"kind", "wipe"}, {"wipe", {{"seed", 1}}}});
   AgentRun agent_run(service, {{"gpus", 1}});
-  agent::AgentOptions options{FakeAgentService::kBootToken,
-                              {agent_run.sim->hostSerial(), agent_run.sim->nics()}};
+  agent::AgentOptions options;
+  options.boot_token = FakeAgentService::kBootToken;
+  options.host = {agent_run.sim->hostSerial(), agent_run.sim->nics()};
   CHECK(agent::runAgent(options, *agent_run.sim, agent::AgentDrives{}, *agent_run.client,
                         agent_run.log) == agent::kExitOk);
   auto record = service.record();

@@ -38,7 +38,9 @@ AgentRun runAgentFor(ServiceFixture& svc, long long node, const std::string& mac
   auto client = agent::ServiceClient::create(std::move(options));
   REQUIRE(client);
   std::ostringstream log;
-  agent::AgentOptions agent_options{token, {(*sim)->hostSerial(), (*sim)->nics()}};
+  agent::AgentOptions agent_options;
+  agent_options.boot_token = token;
+  agent_options.host = {(*sim)->hostSerial(), (*sim)->nics()};
   run.exit_code = agent::runAgent(agent_options, **sim, *client, log);
   run.log = log.str();
   CHECK(run.log.find(token) == std::string::npos);

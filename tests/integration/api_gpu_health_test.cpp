@@ -161,6 +161,9 @@ TEST_CASE("bad health input is a 400 naming the field, and nothing is stored",
   check(batchWith("ecc_corrected_volatile", -1), "gpus[0].ecc_corrected_volatile");
   check(batchWith("sm_clock_mhz", 1e9), "gpus[0].sm_clock_mhz");
   check(batchWith("remap_pending", "yes"), "gpus[0].remap_pending");
+  // PostgreSQL text holds no NUL: refused as input, never a 5xx from the database.
+  check(batchWith("serial", std::string("GPU\0B", 5)), "gpus[0].serial");
+  check(batchWith("driver_epoch", std::string("e\0", 2)), "gpus[0].driver_epoch");
   check(batchWith("xids", json::array({{{"xid", 0}}})), "gpus[0].xids[0].xid");
   check(batchWith("xids", json::array({{{"xid", 79}, {"at", "2099-01-01T00:00:00Z"}}})),
         "gpus[0].xids[0].at");

@@ -60,3 +60,27 @@ TEST_CASE("agent back-off doubles with equal jitter up to the cap", "[agent]") {
   CHECK(agent::backoffDelay(7, policy, 0.0) == milliseconds(15000));
   CHECK(agent::backoffDelay(20, policy, 1.0) == milliseconds(30000));
 }
+
+TEST_CASE("agent monitor mode parses its flags and needs no boot token", "[agent][monitor]") {
+  auto args = agent::parseAgentArgs({"monitor", "--interval-seconds", "10", "--state-dir", "/s",
+                                     "--spool-max-batches=5", "--intervals", "2"});
+  REQUIRE(args.ok());
+  CHECK(args->monitor);
+  CHECK(args->interval_seconds == 10);
+  CHECK(args->state_dir == "/s");
+  CHECK(args->spool_max_batches == 5);
+  CHECK(args->intervals == 2);
+  auto merged = agent::applyKernelParams(*args, {"http://svc", "4", ""});
+  REQUIRE(merged.ok());
+  CHECK(merged->token.empty());
+  // A burn-in still needs its boot token; monitor's numbers are bounded.
+  CHECK(agent::applyKernelParams(agent::AgentArgs{}, {"http://svc", "4", ""}).error().field ==
+        "--token");
+  CHECK(agent::parseAgentArgs({"monitor", "--interval-seconds", "0"}).error().field ==
+        "--interval-seconds");
+  CHECK(agent::parseAgentArgs({"monitor", "--spool-max-batches", "-1"}).error().field ==
+        "--spool-max-batches");
+  CHECK(agent::parseAgentArgs({"monitor", "--local-task", "t.json"}).error().field ==
+        "--local-task");
+  CHECK_FALSE(agent::parseAgentArgs({"--interval-seconds", "30"})->monitor);
+}

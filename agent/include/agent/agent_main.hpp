@@ -34,6 +34,11 @@ HostFacts readHostFacts(const std::filesystem::path& sys_root = "/sys");
 struct AgentOptions {
   std::string boot_token;
   HostFacts host;
+  // Where a burn-in enrolls the node's monitor credential (empty: it does not enroll), and the
+  // service URL and node the resident monitor will report to.
+  std::filesystem::path state_dir;
+  std::string service_url;
+  std::string node_id;
 };
 
 // Returns the process exit code (kExitOk also when the task is "none" or the verdict failed: the

@@ -31,13 +31,22 @@ struct AgentArgs {
   std::string local_task_file;  // --local-task: run this task JSON without the service
   int max_attempts = 8;
   bool help = false;
+  // `provisioner-agent monitor`: the resident mode (docs/health.md); no boot token needed.
+  bool monitor = false;
+  // Where the monitor credential and the health queue live (the unit's StateDirectory); the
+  // burn-in enrolls into it.
+  std::string state_dir = "/var/lib/provisioner-agent";
+  int interval_seconds = 30;
+  int spool_max_batches = 2880;
+  int intervals = 0;  // 0: run until stopped
 };
 
 std::string agentUsage();
 // InvalidArgument "usage" naming the flag.
 common::Result<AgentArgs> parseAgentArgs(const std::vector<std::string>& args);
 // Fills what the flags left empty (not needed with --local-task) from the kernel command line;
-// InvalidArgument "usage" naming what is still missing (service URL, node, token).
+// InvalidArgument "usage" naming what is still missing (service URL, node, and, except in
+// monitor mode, the boot token).
 common::Result<AgentArgs> applyKernelParams(AgentArgs args, const KernelParams& params);
 
 }  // namespace agent

@@ -19,6 +19,8 @@ struct HealthSample {
   std::vector<int> new_xid_events;  // since the previous sample
   int temperature_c = 0;
   std::vector<std::string> throttle_reasons;
+  // The same reasons as NVML's bitmask (nvmlClocksEventReason*), what the health history stores.
+  std::uint64_t clock_event_mask = 0;
 };
 
 class GpuBackend {

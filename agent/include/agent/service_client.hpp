@@ -55,6 +55,13 @@ struct ResultAck {
   bool already_accepted = false;
 };
 
+// The service's answer to a health batch (the resident monitor).
+struct HealthAck {
+  int samples = 0;
+  int duplicates = 0;              // readings the service already had (a retried batch)
+  bool rotate_credential = false;  // an operator asked for a new credential
+};
+
 class ServiceClient {
  public:
   // InvalidArgument "invalid_service_url" / "invalid_node_id" on bad options.
@@ -70,6 +77,16 @@ class ServiceClient {
   common::Result<Task> fetchTask();
   common::Result<void> postProgress(std::int64_t task_id, const Progress& progress);
   common::Result<ResultAck> postResult(const TaskResult& result);
+
+  // The burn-in's enrolment for the node's monitor credential (docs/health.md), with the session
+  // token; returns the secret.
+  common::Result<std::string> enrollCredential();
+  // One health batch with the monitor credential, at most `attempts` tries (the monitor keeps
+  // what is not taken on disk and tries again next interval).
+  common::Result<HealthAck> postHealth(const std::string& batch_json, const std::string& credential,
+                                       int attempts);
+  // The agent's half of a rotation: the successor of `credential`.
+  common::Result<std::string> rotateCredential(const std::string& credential);
 
   void setSessionToken(std::string token);
 

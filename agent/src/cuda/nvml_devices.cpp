@@ -141,6 +141,7 @@ common::Result<HealthSample> NvmlDevices::health(int nvml_index, int label) {
   PROV_ASSIGN(auto reasons, readOptional(*nvml_, "nvmlDeviceGetCurrentClocksThrottleReasons", label,
                                          api.throttle_reasons, device.handle));
   sample.throttle_reasons = throttleReasonNames(reasons);
+  sample.clock_event_mask = reasons;
   PROV_ASSIGN(sample.new_xid_events, drainXids(device, label));
   return sample;
 }

@@ -5,6 +5,7 @@
 
 #include "agent/agent_main.hpp"
 #include "agent/drives_flow.hpp"
+#include "agent/monitor.hpp"
 #include "agent/runner.hpp"
 #include "agent/sim_backend.hpp"
 #include "agent/wipe_runner.hpp"
@@ -107,6 +108,19 @@ int postAndReport(const TaskResult& result, ServiceClient& client, std::ostream&
   return kExitOk;
 }
 
+// Before the result, while the task and its session are open: the node leaves burn-in with the
+// credential its resident monitor reports with. A failure costs the monitor, not the burn-in.
+void enrollMonitor(const AgentOptions& options, ServiceClient& client, std::ostream& log) {
+  if (options.state_dir.empty()) return;
+  auto enrolled =
+      enrollForMonitor(client, options.state_dir, {options.service_url, options.node_id});
+  if (!enrolled) {
+    logError(log, "enrolling the monitor credential", enrolled.error());
+    return;
+  }
+  log << "provisioner-agent: monitor credential stored in " << options.state_dir.string() << "\n";
+}
+
 }  // namespace
 
 int runAgent(const AgentOptions& options, GpuBackend& backend, ServiceClient& client,
@@ -158,6 +172,7 @@ int runAgent(const AgentOptions& options, GpuBackend& backend, const AgentDrives
     return kExitFailure;
   }
   if (!result.error.empty()) log << "provisioner-agent: run errors: " << result.error << "\n";
+  enrollMonitor(options, client, log);
   return postAndReport(result, client, log);
 }
 

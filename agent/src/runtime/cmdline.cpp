@@ -35,13 +35,39 @@ common::Error usage(const std::string& message, const std::string& field) {
   return common::invalidArgument("usage", message, field);
 }
 
-Result<int> parseAttempts(const std::string& text) {
+struct IntFlag {
+  std::string_view name;
+  int AgentArgs::*member;
+  int min;
+  int max;
+};
+
+// --interval-seconds: up to a day; --spool-max-batches: up to about 10 GB of queued batches.
+constexpr IntFlag kIntFlags[] = {
+    {"--max-attempts", &AgentArgs::max_attempts, 1, 100},
+    {"--interval-seconds", &AgentArgs::interval_seconds, 1, 86400},
+    {"--spool-max-batches", &AgentArgs::spool_max_batches, 1, 1000000},
+    {"--intervals", &AgentArgs::intervals, 0, 100000000},
+};
+
+const IntFlag* intFlag(std::string_view flag) {
+  for (const IntFlag& f : kIntFlags) {
+    if (f.name == flag) return &f;
+  }
+  return nullptr;
+}
+
+Result<void> parseInt(const IntFlag& flag, const std::string& text, AgentArgs& args) {
   int value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > 100) {
-    return usage("--max-attempts must be an integer from 1 to 100", "--max-attempts");
+  if (ec != std::errc() || end != text.data() + text.size() || value < flag.min ||
+      value > flag.max) {
+    return usage(std::string(flag.name) + " must be an integer from " + std::to_string(flag.min) +
+                     " to " + std::to_string(flag.max),
+                 std::string(flag.name));
   }
-  return value;
+  args.*flag.member = value;
+  return common::success();
 }
 
 // The flag's string member, or nullptr for a flag we do not know.
@@ -54,6 +80,7 @@ std::string* stringFlag(AgentArgs& args, std::string_view flag) {
   if (flag == "--sim-config") return &args.sim_config_file;
   if (flag == "--ca-file") return &args.ca_file;
   if (flag == "--local-task") return &args.local_task_file;
+  if (flag == "--state-dir") return &args.state_dir;
   return nullptr;
 }
 
@@ -81,16 +108,27 @@ std::string agentUsage() {
   return "usage: provisioner-agent [--service-url URL] [--node ID] [--token T]\n"
          "                         [--cmdline FILE (default /proc/cmdline)]\n"
          "                         [--backend simulated|cuda] [--sim-config FILE]\n"
-         "                         [--ca-file F] [--max-attempts N]\n"
+         "                         [--ca-file F] [--max-attempts N] [--state-dir DIR]\n"
+         "       provisioner-agent monitor [--service-url URL] [--node ID] [--state-dir DIR]\n"
+         "                         [--interval-seconds N (30)] [--spool-max-batches N (2880)]\n"
+         "                         [--intervals N (0: until stopped)] [--backend ...]\n"
          "       provisioner-agent --local-task FILE [--backend simulated|cuda] [--sim-config F]\n"
          "The service URL, node and boot token default to provisioner.url, provisioner.node and\n"
-         "provisioner.token on the kernel command line. --local-task runs one task (burn_in or\n"
-         "wipe, as the service would send it) without the service and prints the result JSON.\n";
+         "provisioner.token on the kernel command line. A burn-in enrolls the node's monitor\n"
+         "credential into --state-dir (default /var/lib/provisioner-agent); `monitor` reports GPU\n"
+         "health with it every interval, queueing batches there while the service is away.\n"
+         "--local-task runs one task (burn_in or wipe, as the service would send it) without the\n"
+         "service and prints the result JSON.\n";
 }
 
 Result<AgentArgs> parseAgentArgs(const std::vector<std::string>& args) {
   AgentArgs parsed;
-  for (std::size_t i = 0; i < args.size(); ++i) {
+  std::size_t first = 0;
+  if (!args.empty() && args[0] == "monitor") {
+    parsed.monitor = true;
+    first = 1;
+  }
+  for (std::size_t i = first; i < args.size(); ++i) {
     std::string flag = args[i];
     std::string value;
     bool inline_value = false;
@@ -104,7 +142,8 @@ Result<AgentArgs> parseAgentArgs(const std::vector<std::string>& args) {
       continue;
     }
     std::string* target = stringFlag(parsed, flag);
-    if (target == nullptr && flag != "--max-attempts") {
+    const IntFlag* number = intFlag(flag);
+    if (target == nullptr && number == nullptr) {
       return usage("unknown flag '" + flag + "'", flag);
     }
     if (!inline_value) {
@@ -114,8 +153,11 @@ Result<AgentArgs> parseAgentArgs(const std::vector<std::string>& args) {
     if (target != nullptr) {
       *target = std::move(value);
     } else {
-      PROV_ASSIGN(parsed.max_attempts, parseAttempts(value));
+      PROV_TRY(parseInt(*number, value, parsed));
     }
+  }
+  if (parsed.monitor && !parsed.local_task_file.empty()) {
+    return usage("monitor takes no --local-task", "--local-task");
   }
   if (!parsed.backend.empty() && parsed.backend != "simulated" && parsed.backend != "cuda") {
     return usage("--backend must be simulated or cuda", "--backend");
@@ -134,7 +176,7 @@ Result<AgentArgs> applyKernelParams(AgentArgs args, const KernelParams& params) 
   if (args.node_id.empty()) {
     return usage("no node id: pass --node or boot with provisioner.node=", "--node");
   }
-  if (args.token.empty()) {
+  if (args.token.empty() && !args.monitor) {
     return usage("no boot token: pass --token or boot with provisioner.token=", "--token");
   }
   return args;

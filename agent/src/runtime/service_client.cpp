@@ -62,6 +62,31 @@ Result<ResultAck> parseAck(const nlohmann::json& body) {
   return ack;
 }
 
+Result<std::string> parseCredential(const nlohmann::json& body) {
+  ObjectReader reader(body, "", "bad_service_answer");
+  PROV_TRY(reader.requireObject());
+  std::string credential;
+  PROV_TRY(
+      reader.readString("credential", credential, Need::kRequired, /*allow_empty=*/false, 4096));
+  return credential;
+}
+
+Result<HealthAck> parseHealthAck(const nlohmann::json& body) {
+  ObjectReader reader(body, "", "bad_service_answer");
+  PROV_TRY(reader.requireObject());
+  HealthAck ack;
+  std::int64_t samples = 0;
+  std::int64_t duplicates = 0;
+  PROV_TRY(reader.readInt("samples", samples, 0, INT32_MAX, Need::kOptional));
+  PROV_TRY(reader.readInt("duplicates", duplicates, 0, INT32_MAX, Need::kOptional));
+  ack.samples = static_cast<int>(samples);
+  ack.duplicates = static_cast<int>(duplicates);
+  if (const nlohmann::json* rotate = reader.find("rotate_credential")) {
+    ack.rotate_credential = rotate->is_boolean() && rotate->get<bool>();
+  }
+  return ack;
+}
+
 std::string problemCode(const Reply& reply) {
   auto body = nlohmann::json::parse(reply.body, nullptr, /*allow_exceptions=*/false);
   if (!body.is_object()) return "";
@@ -135,6 +160,40 @@ Result<void> ServiceClient::postProgress(std::int64_t task_id, const Progress& p
   PROV_ASSIGN(Reply reply, impl_->http.exchange("POST", path, toJson(progress).dump(),
                                                 impl_->session_token, impl_->progress_attempts));
   return expectSuccess(reply, "the progress report");
+}
+
+Result<std::string> ServiceClient::enrollCredential() {
+  const std::string what = "the credential enrolment";
+  PROV_ASSIGN(Reply reply, impl_->http.exchange("POST", impl_->node_path + "/credential", "",
+                                                impl_->session_token));
+  PROV_TRY(expectSuccess(reply, what));
+  PROV_ASSIGN(auto body, jsonBody(reply, what));
+  auto credential = parseCredential(body);
+  if (!credential) return badAnswer(what, "without a credential");
+  return credential;
+}
+
+Result<HealthAck> ServiceClient::postHealth(const std::string& batch_json,
+                                            const std::string& credential, int attempts) {
+  const std::string what = "the health batch";
+  PROV_ASSIGN(Reply reply, impl_->http.exchange("POST", impl_->node_path + "/health", batch_json,
+                                                credential, std::max(1, attempts)));
+  PROV_TRY(expectSuccess(reply, what));
+  PROV_ASSIGN(auto body, jsonBody(reply, what));
+  auto ack = parseHealthAck(body);
+  if (!ack) return badAnswer(what, "with " + ack.error().message);
+  return ack;
+}
+
+Result<std::string> ServiceClient::rotateCredential(const std::string& credential) {
+  const std::string what = "the credential rotation";
+  PROV_ASSIGN(Reply reply, impl_->http.exchange("POST", impl_->node_path + "/credential/rotate", "",
+                                                credential));
+  PROV_TRY(expectSuccess(reply, what));
+  PROV_ASSIGN(auto body, jsonBody(reply, what));
+  auto successor = parseCredential(body);
+  if (!successor) return badAnswer(what, "without a credential");
+  return successor;
 }
 
 Result<ResultAck> ServiceClient::postResult(const TaskResult& result) {

@@ -17,6 +17,8 @@ namespace {
 constexpr int kIdleTemperatureC = 35;
 constexpr int kLoadedTemperatureC = 62;
 constexpr int kThrottledTemperatureC = 92;
+// nvmlClocksEventReasonHwThermalSlowdown, the bit a thermally throttled GPU reports.
+constexpr std::uint64_t kHwThermalSlowdownBit = 0x40;
 
 // SplitMix64: a well-mixed 64-bit hash, so each (seed, GPU, draw) gets an independent stream.
 std::uint64_t mix(std::uint64_t x) {
@@ -187,6 +189,7 @@ Result<HealthSample> SimulatedGpuBackend::sampleHealth(int index) {
   if (fault(index, "thermal_throttle") != nullptr) {
     sample.temperature_c = kThrottledTemperatureC;
     sample.throttle_reasons.emplace_back("hw_thermal");
+    sample.clock_event_mask = kHwThermalSlowdownBit;
   } else {
     sample.temperature_c = kLoadedTemperatureC + static_cast<int>(std::lround(2 * gaussian(index)));
   }

@@ -9,6 +9,14 @@ namespace provisioner::api {
 namespace {
 
 constexpr std::string_view kAgentTokenPrefix = "agt_";
+constexpr std::string_view kNodeCredentialPrefix = "nmc_";
+
+common::Error missingToken(const char* what) {
+  common::Error e = common::unauthenticated(std::string("an 'Authorization: Bearer <") + what +
+                                            ">' header is required");
+  e.code = "agent_token_missing";
+  return e;
+}
 
 // The agent's Idempotency-Key: the same for every attempt of one registration ("" when none).
 common::Result<std::string> registrationKey(const http::Request& request) {
@@ -39,18 +47,36 @@ common::Result<inventory::AgentTokenGrant> authorizeAgent(inventory::Database& d
                                                           inventory::Id node_id,
                                                           const std::string& kind) {
   const std::string token(http::bearerToken(request.header("Authorization")));
-  if (token.empty()) {
-    common::Error e = common::unauthenticated(
-        "an 'Authorization: Bearer <agent token>' header "
-        "is required");
-    e.code = "agent_token_missing";
-    return common::fail(std::move(e));
-  }
+  if (token.empty()) return common::fail(missingToken("agent token"));
   const bool boot = kind == kBootToken;
   PROV_ASSIGN(auto key, registrationKey(request));
   return inventory::checkAgentToken(db, common::sha256Hex(token), node_id, kind,
                                     /*consume=*/boot,
                                     boot && !key.empty() ? common::sha256Hex(key) : "");
+}
+
+common::Result<MintedCredential> mintNodeCredential(
+    const std::function<common::Result<inventory::Id>(const std::string& hash)>& store) {
+  MintedCredential minted{newSecretToken(kNodeCredentialPrefix), 0};
+  PROV_ASSIGN(minted.id, store(common::sha256Hex(minted.secret)));
+  return minted;
+}
+
+common::Result<inventory::NodeCredentialGrant> authorizeMonitor(inventory::Database& db,
+                                                                const http::Request& request,
+                                                                inventory::Id node_id) {
+  const std::string token(http::bearerToken(request.header("Authorization")));
+  if (token.empty()) return common::fail(missingToken("node credential"));
+  return inventory::checkNodeCredential(db, common::sha256Hex(token), node_id);
+}
+
+common::Result<inventory::NodeCredentialGrant> authorizeHealthReporter(inventory::Database& db,
+                                                                       const http::Request& request,
+                                                                       inventory::Id node_id) {
+  const std::string token(http::bearerToken(request.header("Authorization")));
+  if (!token.starts_with(kAgentTokenPrefix)) return authorizeMonitor(db, request, node_id);
+  PROV_ASSIGN(auto grant, authorizeAgent(db, request, node_id, kSessionToken));
+  return inventory::NodeCredentialGrant{0, grant.node_id, false};
 }
 
 }  // namespace provisioner::api

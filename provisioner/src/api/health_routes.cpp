@@ -114,7 +114,7 @@ Result<h::NodeBatch> readBatch(const Request& req, const h::IngestLimits& limits
 Result<Response> postHealth(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto node_id, idParam(req, "node_id"));
   // The token first: an unauthenticated caller learns nothing about the batch format.
-  PROV_TRY(authorizeAgent(*ctx.db, req, node_id, kSessionToken));
+  PROV_ASSIGN(auto reporter, authorizeHealthReporter(*ctx.db, req, node_id));
   const inventory::HealthSettings settings;
   PROV_ASSIGN(auto batch, readBatch(req, settings.limits));
   PROV_ASSIGN(auto stored,
@@ -123,7 +123,9 @@ Result<Response> postHealth(const ApiContext& ctx, const Request& req) {
                                   {"samples", stored.samples},
                                   {"duplicates", stored.duplicates},
                                   {"events", stored.events},
-                                  {"counter_resets", stored.resets}});
+                                  {"counter_resets", stored.resets},
+                                  // The agent rotates its credential when told (docs/health.md).
+                                  {"rotate_credential", reporter.rotate_requested}});
 }
 
 struct Range {

@@ -26,6 +26,7 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addCampaignRoutes(server, ctx);
   addHealthRoutes(server, ctx);
   addFlagRoutes(server, ctx);
+  addCredentialRoutes(server, ctx);
   addDecommissionRoutes(server, ctx);
   addCertificateRoutes(server, ctx);
   addDispositionRoutes(server, ctx);

@@ -37,6 +37,7 @@ void addWorkflowRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addCampaignRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addHealthRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addFlagRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addCredentialRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addDecommissionRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addCertificateRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addDispositionRoutes(http::ApiServer& server, const ContextPtr& ctx);

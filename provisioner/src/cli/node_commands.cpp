@@ -1,4 +1,5 @@
-// nodes list | show | export: the fleet as the inventory sees it.
+// nodes list | show | export: the fleet as the inventory sees it; nodes credentials |
+// rotate-credential | revoke-credential: the resident agent's monitor credential (docs/health.md).
 #include "provisioner/cli/command.hpp"
 #include "provisioner/cli/json_fields.hpp"
 #include "provisioner/cli/paging.hpp"
@@ -103,6 +104,41 @@ Result<void> exportNodes(CommandContext& ctx) {
   return common::success();
 }
 
+Result<void> listCredentials(CommandContext& ctx) {
+  PROV_ASSIGN(auto id, idArgument(ctx, 0));
+  PROV_ASSIGN(auto reply, ctx.api->getJson(std::string(kNodesPath) + "/" + id + "/credentials"));
+  if (ctx.json()) {
+    printRawJson(ctx.out, reply);
+    return common::success();
+  }
+  Table table({"ID", "LIVE", "ISSUED", "FIRST USED", "ROTATE ASKED", "REVOKED", "WHY"});
+  for (const auto& c : reply.json.value("items", json::array())) {
+    table.addRow({text(c, "id"), c.value("live", false) ? "yes" : "no", text(c, "issued_at"),
+                  text(c, "first_used_at"), text(c, "rotate_requested_at"), text(c, "revoked_at"),
+                  text(c, "revoked_reason")});
+  }
+  table.render(ctx.out);
+  return common::success();
+}
+
+Result<void> rotateCredential(CommandContext& ctx) {
+  PROV_ASSIGN(auto id, idArgument(ctx, 0));
+  PROV_ASSIGN(
+      auto reply,
+      ctx.api->postJson(std::string(kNodesPath) + "/" + id + "/credential/rotate", json::object()));
+  return printed(ctx, reply,
+                 "node " + id + ": rotation requested; the agent rotates at its next batch");
+}
+
+Result<void> revokeCredential(CommandContext& ctx) {
+  PROV_ASSIGN(auto id, idArgument(ctx, 0));
+  PROV_ASSIGN(
+      auto reply,
+      ctx.api->postJson(std::string(kNodesPath) + "/" + id + "/credential/revoke", json::object()));
+  return printed(ctx, reply,
+                 "node " + id + ": " + text(reply.json, "revoked") + " credential(s) revoked");
+}
+
 }  // namespace
 
 std::vector<Command> nodeCommands() {
@@ -125,6 +161,21 @@ std::vector<Command> nodeCommands() {
         .options = filterOptions(),
         .summary = "every matching node as CSV on stdout"},
        exportNodes},
+      {{.group = "nodes",
+        .name = "credentials",
+        .positionals = {"ID"},
+        .summary = "the node's monitor credentials (never the secrets)"},
+       listCredentials},
+      {{.group = "nodes",
+        .name = "rotate-credential",
+        .positionals = {"ID"},
+        .summary = "ask the node's resident agent to rotate its monitor credential"},
+       rotateCredential},
+      {{.group = "nodes",
+        .name = "revoke-credential",
+        .positionals = {"ID"},
+        .summary = "revoke the node's monitor credentials at once"},
+       revokeCredential},
   };
 }
 

@@ -115,6 +115,8 @@ common::Result<std::optional<std::string>> FieldReader::optionalString(
   if (text.size() > max_length) {
     return invalid(name, "at most " + std::to_string(max_length) + " bytes long");
   }
+  // JSON allows \u0000; PostgreSQL's text does not, and C APIs would cut the string there.
+  if (text.find('\0') != std::string::npos) return invalid(name, "free of NUL characters");
   return std::optional<std::string>(text);
 }
 

@@ -162,8 +162,10 @@ common::Result<int> runHostAgent(const AgentLaunch& launch, BootRun& run,
   std::ostream log(&buffer);
   logLine("provisioner-agent " + std::string(agent::kAgentVersion) + " starting against " +
           args.service_url + " as node " + args.node_id);
-  return agent::runAgent(agent::AgentOptions{args.token, std::move(facts)}, backend, drives, client,
-                         log);
+  agent::AgentOptions options;
+  options.boot_token = args.token;
+  options.host = std::move(facts);
+  return agent::runAgent(options, backend, drives, client, log);
 }
 
 }  // namespace sim::host

@@ -1,0 +1,132 @@
+// The resident monitor's pure parts and its queue on disk: the batch the service takes, what a
+// send's answer means for a queued batch, and a bounded queue that keeps order across restarts.
+#include <sys/stat.h>
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "agent/monitor.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("agent-monitor-unit-" + std::to_string(::getpid()));
+  TempDir() { fs::remove_all(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+common::Result<agent::HealthAck> failed(common::ErrorKind kind) {
+  return common::Error{kind, "code", "message", {}, {}};
+}
+
+}  // namespace
+
+TEST_CASE("a health batch carries one reading per GPU in the service's fields",
+          "[agent][monitor]") {
+  agent::HealthSample sample;
+  sample.ecc_corrected_total = 7;
+  sample.ecc_uncorrected_total = 1;
+  sample.temperature_c = 71;
+  sample.clock_event_mask = 0x40;
+  sample.new_xid_events = {79, 48};
+  const auto batch =
+      agent::healthBatchJson("2026-12-07T10:00:00Z", "580.95.05", {{"GPU-A", sample}});
+  CHECK(batch["sampled_at"] == "2026-12-07T10:00:00Z");
+  REQUIRE(batch["gpus"].size() == 1);
+  const auto& gpu = batch["gpus"][0];
+  CHECK(gpu["serial"] == "GPU-A");
+  CHECK(gpu["driver_epoch"] == "580.95.05");
+  CHECK(gpu["temperature_c"] == 71);
+  CHECK(gpu["clock_event_reasons"] == 0x40);
+  CHECK(gpu["ecc_corrected_volatile"] == 7);
+  CHECK(gpu["ecc_uncorrected_volatile"] == 1);
+  REQUIRE(gpu["xids"].size() == 2);
+  CHECK(gpu["xids"][1]["xid"] == 48);
+  CHECK(agent::formatUtcSeconds(std::chrono::system_clock::time_point{} +
+                                std::chrono::seconds{86400 + 61}) == "1970-01-02T00:01:01Z");
+}
+
+TEST_CASE("a send's answer decides whether the queued batch goes", "[agent][monitor]") {
+  using agent::SendOutcome;
+  using common::ErrorKind;
+  CHECK(agent::classifySend(agent::HealthAck{}) == SendOutcome::kTaken);
+  // The service will never take it: dropping it unblocks the queue.
+  CHECK(agent::classifySend(failed(ErrorKind::kInvalidArgument)) == SendOutcome::kRefused);
+  CHECK(agent::classifySend(failed(ErrorKind::kConflict)) == SendOutcome::kRefused);
+  CHECK(agent::classifySend(failed(ErrorKind::kPayloadTooLarge)) == SendOutcome::kRefused);
+  // The credential, not the batch: keep it.
+  CHECK(agent::classifySend(failed(ErrorKind::kUnauthenticated)) ==
+        SendOutcome::kCredentialRefused);
+  CHECK(agent::classifySend(failed(ErrorKind::kPermissionDenied)) ==
+        SendOutcome::kCredentialRefused);
+  // The service or the network: keep it, try later.
+  for (auto kind :
+       {ErrorKind::kUnavailable, ErrorKind::kTimeout, ErrorKind::kInternal, ErrorKind::kProtocol}) {
+    CHECK(agent::classifySend(failed(kind)) == SendOutcome::kRetryLater);
+  }
+}
+
+TEST_CASE("the queue keeps batches in order across restarts and drops the oldest when full",
+          "[agent][monitor]") {
+  TempDir dir;
+  {
+    auto spool = agent::Spool::open(dir.path, 3);
+    REQUIRE(spool);
+    for (const char* text : {"a", "b", "c"}) REQUIRE(*spool->append(text) == 0);
+    REQUIRE(spool->oldest()->value().text == "a");
+  }
+  // A write a crash cut short is never sent.
+  std::ofstream(dir.path / "00000000000000000009.json.tmp") << "half";
+  auto spool = agent::Spool::open(dir.path, 3);
+  REQUIRE(spool);
+  CHECK(spool->size() == 3);
+  CHECK_FALSE(fs::exists(dir.path / "00000000000000000009.json.tmp"));
+  auto dropped = spool->append("d");
+  REQUIRE(dropped);
+  CHECK(*dropped == 1);
+  CHECK(spool->dropped() == 1);
+  auto oldest = spool->oldest();
+  REQUIRE(oldest);
+  REQUIRE(oldest->has_value());
+  CHECK((*oldest)->text == "b");
+  REQUIRE(spool->remove((*oldest)->seq));
+  CHECK(spool->oldest()->value().text == "c");
+  // The count of dropped batches and the order survive a restart; new ones go after the last.
+  auto reopened = agent::Spool::open(dir.path, 3);
+  REQUIRE(reopened);
+  CHECK(reopened->dropped() == 1);
+  REQUIRE(reopened->append("e"));
+  std::vector<std::string> order;
+  while (auto next = reopened->oldest().value()) {
+    order.push_back(next->text);
+    REQUIRE(reopened->remove(next->seq));
+  }
+  CHECK(order == std::vector<std::string>{"c", "d", "e"});
+  CHECK(agent::Spool::open(dir.path, 0).error().field == "--spool-max-batches");
+}
+
+TEST_CASE("the credential is stored readable by its owner only, and replaced whole",
+          "[agent][monitor]") {
+  TempDir dir;
+  CHECK(agent::readCredential(dir.path).error().code == "credential_missing");
+  REQUIRE(agent::writeCredential(dir.path, "nmc_first"));
+  REQUIRE(agent::writeCredential(dir.path, "nmc_second"));
+  CHECK(*agent::readCredential(dir.path) == "nmc_second");
+  struct stat st {};
+  REQUIRE(::stat((dir.path / "credential").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  CHECK_FALSE(fs::exists(dir.path / "credential.tmp"));
+
+  CHECK(agent::readMonitorEndpoint(dir.path).error().code == "endpoint_missing");
+  REQUIRE(agent::writeMonitorEndpoint(dir.path, {"https://svc:8443", "42"}));
+  auto endpoint = agent::readMonitorEndpoint(dir.path);
+  REQUIRE(endpoint);
+  CHECK(endpoint->service_url == "https://svc:8443");
+  CHECK(endpoint->node_id == "42");
+  std::ofstream(dir.path / "service.json") << "{\"service_url\": 3}";
+  CHECK(agent::readMonitorEndpoint(dir.path).error().code == "invalid_endpoint_file");
+}
