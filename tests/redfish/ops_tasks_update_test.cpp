@@ -83,6 +83,31 @@ TEST_CASE("task ending in Exception is bmc_task_failed with its messages", "[ops
   CHECK(result.error().message.find("Image is corrupt.") != std::string::npos);
 }
 
+TEST_CASE("a task that never had its image is told from one that may have written it",
+          "[ops][tasks]") {
+  auto pollOf = [](const json& body) {
+    auto client = monitorClient({jsonResponse(200, body)});
+    auto poll = redfish::pollTaskOnce(*client, kMonitor);
+    REQUIRE(poll);
+    return poll->result;
+  };
+  json unreachable = {{{"MessageId", "TaskEvent.1.0.3.TaskAborted"}, {"Message", "Aborted."}},
+                      {{"MessageId", "Base.1.15.0.ResourceAtUriUnreachable"},
+                       {"Message", "The URI was not found or is unreachable."}}};
+  auto fetch_failed = pollOf(task("Exception", 0, unreachable));
+  CHECK(fetch_failed.message_ids.size() == 2);
+  CHECK(redfish::imageNotTransferred(fetch_failed));
+  CHECK(redfish::imageNotTransferred(
+      pollOf(task("Exception", 10, {{{"MessageId", "Update.1.0.TransferFailed"}}}))));
+  // Written in part, or no reason given: never "safe to start again".
+  CHECK_FALSE(redfish::imageNotTransferred(
+      pollOf(task("Exception", 40, {{{"MessageId", "Update.1.0.ApplyFailed"}}}))));
+  CHECK_FALSE(redfish::imageNotTransferred(pollOf(task("Exception", 40))));
+  CHECK_FALSE(redfish::imageNotTransferred(pollOf(
+      task("Exception", 0, {{{"Message", "Base.1.15.0.ResourceAtUriUnreachable was not it"}}}))));
+  CHECK_FALSE(redfish::imageNotTransferred(pollOf(task("Completed", 100, unreachable))));
+}
+
 TEST_CASE("task still running at the deadline times out", "[ops][tasks]") {
   auto client = monitorClient({jsonResponse(202, task("Running", 5))});
   FakeTime time;

@@ -77,12 +77,15 @@ TEST_CASE("A failed download or a file that is no package ends the task in Excep
     CHECK(body["TaskState"] == "Exception");
     CHECK_THAT(body["Messages"][0]["Message"].get<std::string>(),
                Catch::Contains("Unable to download") && Catch::Contains("HTTP 500"));
+    // What tells a client that nothing was written: the image never arrived.
+    CHECK(body["Messages"][1]["MessageId"] == "Base.1.15.0.ResourceAtUriUnreachable");
   }
   SECTION("not a package") {
     bmc.serveImages({{kImage, downloadedImage("MZ\x90 binary")}});
     auto task = update(bmc, retimer.path);
     finishTasks(bmc);
     CHECK(bmc.json(task)["TaskState"] == "Exception");
+    CHECK(bmc.json(task)["Messages"].size() == 1);
   }
   CHECK(versionOf(bmc, retimer.path) == retimer.version);
 }

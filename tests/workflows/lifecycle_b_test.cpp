@@ -1,8 +1,13 @@
 // The second half of the node lifecycle against a simulated DGX H100 BMC over HTTP and a real
 // PostgreSQL: configure (BIOS), firmware, imaging and burn-in, one step run at a time.
+#include <atomic>
+#include <thread>
+
+#include <httplib.h>
 #include <catch2/catch.hpp>
 
 #include "inventory/agent_tasks.hpp"
+#include "lifecycle/firmware_inventory.hpp"
 #include "lifecycle/version_compare.hpp"
 #include "lifecycle_b_bench.hpp"
 
@@ -30,6 +35,36 @@ BenchOptions firmwareOptions() {
 
 std::size_t firmwareTasks(const Bench& bench) {
   return bench.snapshot()["tasks"].size();
+}
+
+// Serves the simulated package for HostBMC_0 23.11.22, failing its first `failures` downloads
+// with HTTP 500 (a replica killed mid-download, as the BMC sees it).
+struct FlakyImageServer {
+  httplib::Server server;
+  std::atomic<int> gets{0};
+  std::thread serving;
+  int port = 0;
+
+  explicit FlakyImageServer(int failures) {
+    server.Get("/bmc.fwpkg", [this, failures](const httplib::Request&, httplib::Response& res) {
+      if (gets++ < failures) {
+        res.status = 500;
+        return;
+      }
+      res.set_content(R"({"version": "23.11.22"})", "application/octet-stream");
+    });
+    port = server.bind_to_any_port("127.0.0.1");
+    serving = std::thread([this] { server.listen_after_bind(); });
+  }
+  ~FlakyImageServer() {
+    server.stop();
+    serving.join();
+  }
+  std::string uri() const { return "http://127.0.0.1:" + std::to_string(port) + "/bmc.fwpkg"; }
+};
+
+long countOf(const std::vector<std::string>& events, const std::string& kind) {
+  return std::count(events.begin(), events.end(), kind);
 }
 
 }  // namespace
@@ -169,6 +204,53 @@ TEST_CASE("A resumed firmware run with an update already running starts no secon
   CHECK_OUTCOME(bench.run("firmware", lc::firmwareStep), Kind::kNext);
   CHECK(firmwareTasks(bench) == 1);
   CHECK(bench.requestCount("POST", "SimpleUpdate") == 1);
+}
+
+TEST_CASE("An update whose BMC could not fetch the image is started again and flashed once",
+          "[lifecycle_b][firmware]") {
+  FlakyImageServer images(1);
+  auto options = firmwareOptions();
+  options.min_firmware[0]["image_uri"] = images.uri();
+  Bench bench(options);
+  CHECK_OUTCOME(bench.run("firmware", lc::firmwareStep), Kind::kWait);  // the intent
+  CHECK_OUTCOME(bench.run("firmware", lc::firmwareStep), Kind::kWait);  // the update
+  bench.advance(minutes(15));
+  auto retried = bench.run("firmware", lc::firmwareStep);
+  CHECK_OUTCOME(retried, Kind::kWait);
+  CHECK(retried.waiting_for == "firmware_update");
+  CHECK(countOf(bench.events(), "firmware_transfer_retried") == 1);
+  CHECK(bench.data()["firmware"]["transfer_retries"] == 1);
+
+  bench.advance(minutes(1));
+  CHECK_OUTCOME(bench.run("firmware", lc::firmwareStep), Kind::kWait);  // started again
+  bench.advance(minutes(15));
+  auto done = bench.run("firmware", lc::firmwareStep);
+  CHECK_OUTCOME(done, Kind::kNext);
+  CHECK(bench.data()["firmware"]["updated"][0]["to"] == "23.11.22");
+  CHECK(bench.requestCount("POST", "SimpleUpdate") == 2);
+  CHECK(images.gets == 2);
+}
+
+TEST_CASE("An image the BMC can never fetch fails the step after the retries",
+          "[lifecycle_b][firmware]") {
+  FlakyImageServer images(100);
+  auto options = firmwareOptions();
+  options.min_firmware[0]["image_uri"] = images.uri();
+  Bench bench(options);
+  CHECK_OUTCOME(bench.run("firmware", lc::firmwareStep), Kind::kWait);
+  StepOutcome last;
+  for (int attempt = 0; attempt <= lc::kMaxImageTransferRetries; ++attempt) {
+    CHECK_OUTCOME(bench.run("firmware", lc::firmwareStep), Kind::kWait);  // the update
+    bench.advance(minutes(15));
+    last = bench.run("firmware", lc::firmwareStep);
+    if (last.kind == Kind::kFail) break;
+    bench.advance(minutes(1));
+  }
+  CHECK_OUTCOME(last, Kind::kFail);
+  CHECK(last.reason == "firmware_update_failed");
+  CHECK(last.message.find("ResourceAtUriUnreachable") != std::string::npos);
+  CHECK(bench.requestCount("POST", "SimpleUpdate") == 1 + lc::kMaxImageTransferRetries);
+  CHECK(countOf(bench.events(), "firmware_transfer_retried") == lc::kMaxImageTransferRetries);
 }
 
 TEST_CASE("A hung firmware task times out", "[lifecycle_b][firmware]") {

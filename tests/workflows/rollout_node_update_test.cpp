@@ -32,11 +32,17 @@ std::string describe(const StepOutcome& o) {
          o.reason + " waiting_for " + o.waiting_for + ": " + o.message;
 }
 
-// A package file the simulator downloads: it installs the version the file names.
+// A package file the simulator downloads: it installs the version the file names. The first
+// `failures` downloads fail with HTTP 500 (the replica serving them killed mid-download).
 class PackageServer {
  public:
-  PackageServer() {
-    server_.Get(R"(/fw/([^/]+))", [](const httplib::Request& req, httplib::Response& res) {
+  explicit PackageServer(int failures = 0) {
+    server_.Get(R"(/fw/([^/]+))", [this, failures](const httplib::Request& req,
+                                                   httplib::Response& res) {
+      if (gets_++ < failures) {
+        res.status = 500;
+        return;
+      }
       res.set_content(json{{"version", req.matches[1].str()}}.dump(), "application/octet-stream");
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
@@ -49,8 +55,10 @@ class PackageServer {
   std::string uri(const std::string& version) const {
     return "http://127.0.0.1:" + std::to_string(port_) + "/fw/" + version;
   }
+  int gets() const { return gets_; }
 
  private:
+  std::atomic<int> gets_{0};
   httplib::Server server_;
   int port_ = 0;
   std::thread thread_;
@@ -144,6 +152,21 @@ TEST_CASE("flash records the intent, updates, follows the task and verifies the 
   CHECK(r.bmcVersion() == "24.10.1");
   CHECK(bench.requestCount("POST", "SimpleUpdate") == 1);
   CHECK(bench.data()["flash"]["done"][0]["flashed"] == true);
+}
+
+TEST_CASE("an update whose BMC could not fetch the image is started again and flashed once",
+          "[rollout]") {
+  PackageServer packages(1);
+  Bench bench(bmcNode());
+  Rollout r(bench);
+  bench.data()["components"] = json::array({bmcComponent(packages, "24.10.1")});
+  auto done = r.drive("flash", ro::flashStep);
+  INFO(describe(done));
+  REQUIRE(done.kind == Kind::kNext);
+  CHECK(r.bmcVersion() == "24.10.1");
+  CHECK(bench.requestCount("POST", "SimpleUpdate") == 2);
+  CHECK(packages.gets() == 2);
+  CHECK(std::count(bench.events().begin(), bench.events().end(), "firmware_transfer_retried") == 1);
 }
 
 TEST_CASE("an update the BMC accepted after a slow call gets its whole time-out from then",

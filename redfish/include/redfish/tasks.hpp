@@ -25,7 +25,8 @@ struct TaskRef {
 struct TaskResult {
   std::string state;  // New, Running, Completed, Exception, Killed, Cancelled, ...
   std::optional<std::int64_t> percent;
-  std::vector<std::string> messages;  // "MessageId: Message" of Task.Messages
+  std::vector<std::string> messages;     // "MessageId: Message" of Task.Messages
+  std::vector<std::string> message_ids;  // the MessageIds alone, for decisions
 };
 
 struct TaskPoll {
@@ -41,6 +42,12 @@ common::Result<TaskPoll> pollTaskOnce(Client& client, const TaskRef& task);
 
 // Completed -> the result; Exception/Killed/Cancelled -> bmc_task_failed with the messages.
 common::Result<TaskResult> taskOutcome(const TaskResult& result, const TaskRef& task);
+
+// A failed update task in which the BMC wrote nothing because it never had the image: it could
+// not fetch the ImageURI (DMTF Base registry ResourceAtUriUnreachable) or not transfer the image
+// to the component (Update registry TransferFailed). Starting such an update again cannot flash
+// twice; any other failure might have written part of the image.
+bool imageNotTransferred(const TaskResult& result);
 
 struct FollowOptions {
   std::chrono::milliseconds pollInterval{std::chrono::seconds(5)};

@@ -14,17 +14,22 @@ bool isTerminal(const std::string& state) {
          state == "Cancelled" || state == "Interrupted" || state == "Suspended";
 }
 
-std::vector<std::string> taskMessages(const Json& task) {
-  std::vector<std::string> messages;
+void readMessages(const Json& task, TaskResult& result) {
   const Json* list = member(task, "Messages");
-  if (list == nullptr || !list->is_array()) return messages;
+  if (list == nullptr || !list->is_array()) return;
   for (const Json& entry : *list) {
     std::string id = stringAt(entry, "MessageId").value_or("");
     std::string text = stringAt(entry, "Message").value_or("");
     if (id.empty() && text.empty()) continue;
-    messages.push_back(id.empty() ? text : text.empty() ? id : id + ": " + text);
+    if (!id.empty()) result.message_ids.push_back(id);
+    result.messages.push_back(id.empty() ? text : text.empty() ? id : id + ": " + text);
   }
-  return messages;
+}
+
+// "Base.1.15.0.ResourceAtUriUnreachable" -> "ResourceAtUriUnreachable".
+std::string_view messageKey(std::string_view id) {
+  const auto dot = id.rfind('.');
+  return dot == std::string_view::npos ? id : id.substr(dot + 1);
 }
 
 std::optional<std::chrono::seconds> retryAfter(const Response& response) {
@@ -73,7 +78,7 @@ common::Result<TaskPoll> pollTaskOnce(Client& client, const TaskRef& task) {
   }
   poll.result.state = stringAt(*body, "TaskState").value_or("");
   poll.result.percent = intAt(*body, "PercentComplete");
-  poll.result.messages = taskMessages(*body);
+  readMessages(*body, poll.result);
   poll.terminal = isTerminal(poll.result.state);
   return poll;
 }
@@ -87,6 +92,15 @@ common::Result<TaskResult> taskOutcome(const TaskResult& result, const TaskRef& 
                        std::move(message),
                        {},
                        ops::joined(result.messages)};
+}
+
+bool imageNotTransferred(const TaskResult& result) {
+  if (result.state == "Completed") return false;
+  for (const std::string& id : result.message_ids) {
+    const auto key = messageKey(id);
+    if (key == "ResourceAtUriUnreachable" || key == "TransferFailed") return true;
+  }
+  return false;
 }
 
 common::Result<TaskResult> followTask(Client& client, const TaskRef& task, FollowOptions options) {

@@ -304,6 +304,7 @@ HttpResponse startUpdate(ModelState& s, const UpdateRequest& request, const Imag
   task.failure = failure;
   if (!failure.empty()) {
     task.duration = std::min(task.duration, kFailedDownloadSeconds);
+    task.imageUnreachable = image.outcome == ImageDownload::Outcome::kFailed;
   } else if (s.faults.firmwareTaskFails) {
     task.failure =
         "Flashing the firmware image failed: the component did not accept the image "

@@ -49,6 +49,7 @@ struct Task {
   std::vector<std::string> targets;  // FirmwareInventory paths, or the drive
   std::string version;               // what it installs; empty: each target's version bumped
   std::string failure;               // not empty: the task ends in Exception with this message
+  bool imageUnreachable = false;     // the failure: the ImageURI could not be fetched
   bool keepVersions = false;         // ends Completed/OK without changing a version (fault)
   std::string method;  // firmware: "SimpleUpdate", "MultipartHttpPushUri" or "HttpPushUri"
 };

@@ -135,6 +135,19 @@ nlohmann::json taskMessage(const Task& task, double now) {
           {"Severity", "OK"}};
 }
 
+// A download that failed also says so in the DMTF Base registry's words, as bmcweb does: what
+// tells a client that nothing was written.
+nlohmann::json taskMessages(const Task& task, double now) {
+  auto messages = nlohmann::json::array({taskMessage(task, now)});
+  if (task.imageUnreachable && stateOf(task, now) == "Exception") {
+    messages.push_back(
+        {{"MessageId", "Base.1.15.0.ResourceAtUriUnreachable"},
+         {"Message", "The URI for the firmware image was not found or is unreachable."},
+         {"Severity", "Critical"}});
+  }
+  return messages;
+}
+
 const Task* findTask(const ModelState& s, const std::string& id) {
   for (const auto& task : s.tasks) {
     if (task.id == id) return &task;
@@ -220,7 +233,7 @@ std::optional<nlohmann::json> renderTask(const ModelState& s, const std::string&
         {"PercentComplete", percentOf(task, s.now())},
         {"TaskMonitor", own + "/Monitor"},
         {"Payload", {{"TargetUri", task.targets.empty() ? std::string{} : task.targets.front()}}},
-        {"Messages", nlohmann::json::array({taskMessage(task, s.now())})},
+        {"Messages", taskMessages(task, s.now())},
         {"Oem", {{"Simulator", {{"Targets", targets}}}}}};
   }
   return std::nullopt;

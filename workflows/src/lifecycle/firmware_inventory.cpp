@@ -183,4 +183,12 @@ common::Result<std::vector<RunningTask>> tasksNaming(redfish::Client& client,
   return out;
 }
 
+bool countTransferRetry(nlohmann::json& record, const redfish::TaskResult& result) {
+  if (!redfish::imageNotTransferred(result)) return false;
+  const int done = record.value("transfer_retries", 0);
+  if (done >= kMaxImageTransferRetries) return false;
+  record["transfer_retries"] = done + 1;
+  return true;
+}
+
 }  // namespace workflows::lifecycle

@@ -11,6 +11,7 @@
 
 #include "common/result.hpp"
 #include "redfish/client.hpp"
+#include "redfish/tasks.hpp"
 #include "workflows/firmware/component_rule.hpp"
 
 namespace workflows::lifecycle {
@@ -43,5 +44,13 @@ common::Result<std::optional<RunningTask>> findRunningUpdate(redfish::Client& cl
 // state: what a drive erase's resume compares with the tasks it saw before asking.
 common::Result<std::vector<RunningTask>> tasksNaming(redfish::Client& client,
                                                      const std::string& target);
+
+// An update task that failed before the BMC had the image (redfish::imageNotTransferred: the
+// replica serving it was killed mid-download, the network dropped) is started again, at most
+// this many times, before the step fails: nothing was written, so nothing is flashed twice.
+inline constexpr int kMaxImageTransferRetries = 3;
+// True when the failed task `result` is to be started again; counts it in `record`
+// ("transfer_retries"), which the step persists with its outcome.
+bool countTransferRetry(nlohmann::json& record, const redfish::TaskResult& result);
 
 }  // namespace workflows::lifecycle

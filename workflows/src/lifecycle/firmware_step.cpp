@@ -37,8 +37,9 @@ std::string text(const json& fw, const char* key) {
 }
 
 void clearCurrent(json& fw) {
-  for (const char* key : {"target", "name", "from", "to", "image_uri", "intent_at", "task",
-                          "started_at", "completed_at", "reset_intent_at", "reset_at"}) {
+  for (const char* key :
+       {"target", "name", "from", "to", "image_uri", "intent_at", "task", "started_at",
+        "completed_at", "reset_intent_at", "reset_at", "transfer_retries"}) {
     fw.erase(key);
   }
 }
@@ -163,6 +164,21 @@ StepOutcome updateFailed(StepContext& ctx, std::string reason, std::string messa
 StepOutcome verifyUpdate(const Env& env, StepContext& ctx, redfish::Client& client,
                          const std::vector<MinimumFirmware>& minimums);
 
+// The BMC never had the image: the intent stays and the task goes, so the next run starts the
+// update again after looking at the world (startUpdate).
+StepOutcome retryTransfer(const Env& env, StepContext& ctx, const redfish::TaskResult& result) {
+  json& fw = record(ctx);
+  const int attempt = fw.value("transfer_retries", 0);
+  fw.erase("task");
+  fw.erase("started_at");
+  ctx.event("firmware_transfer_retried",
+            "the BMC could not fetch the image for " + describe(fw) + "; starting it again (" +
+                std::to_string(attempt) + " of " + std::to_string(kMaxImageTransferRetries) + ")",
+            {{"target", fw["target"]}, {"messages", result.messages}});
+  return StepOutcome::waitUntil(env.after(ctx.now(), env.settings.timings.poll), "firmware_update",
+                                "image transfer failed; retrying " + describe(fw));
+}
+
 StepOutcome pollTask(const Env& env, StepContext& ctx, redfish::Client* client,
                      const std::vector<MinimumFirmware>& minimums) {
   json& fw = record(ctx);
@@ -186,6 +202,8 @@ StepOutcome pollTask(const Env& env, StepContext& ctx, redfish::Client* client,
                          : "BMC not answering during the update: " + poll.error().message);
   }
   auto outcome = redfish::taskOutcome(poll->result, ref);
+  if (!outcome && countTransferRetry(fw, poll->result))
+    return retryTransfer(env, ctx, poll->result);
   if (!outcome) {
     std::string messages;
     for (const auto& m : poll->result.messages) messages += (messages.empty() ? "" : "; ") + m;

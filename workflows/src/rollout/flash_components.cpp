@@ -254,7 +254,11 @@ class ComponentFlash {
       return waitTask(result ? "update " + result->result.state
                              : "BMC not answering during the update: " + result.error().message);
     }
-    if (auto ok = redfish::taskOutcome(result->result, ref); !ok) {
+    auto ok = redfish::taskOutcome(result->result, ref);
+    if (!ok && lifecycle::countTransferRetry(cur_, result->result)) {
+      return retryTransfer(result->result);
+    }
+    if (!ok) {
       std::string messages;
       for (const auto& m : result->result.messages) messages += (messages.empty() ? "" : "; ") + m;
       return StepOutcome::fail("firmware_update_failed",
@@ -265,6 +269,20 @@ class ComponentFlash {
     cur_.erase("task");
     cur_["completed_at"] = isoTime(ctx_.current());
     return apply(client);
+  }
+
+  // The BMC never had the image: the intent stays and the task goes, so the next run starts the
+  // update again after looking at the world (start()).
+  StepOutcome retryTransfer(const redfish::TaskResult& result) {
+    cur_.erase("task");
+    cur_.erase("started_at");
+    ctx_.event("firmware_transfer_retried",
+               "the BMC could not fetch the image for " + describe(c_) + "; starting it again (" +
+                   std::to_string(cur_.value("transfer_retries", 0)) + " of " +
+                   std::to_string(lifecycle::kMaxImageTransferRetries) + ")",
+               {{"component", c_.component}, {"messages", result.messages}});
+    return StepOutcome::waitUntil(env_.after(ctx_.now(), env_.life.settings.timings.poll),
+                                  "firmware_update", "image transfer failed; retrying");
   }
 
   std::optional<StepOutcome> apply(redfish::Client& client) {
