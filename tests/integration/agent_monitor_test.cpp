@@ -209,6 +209,9 @@ TEST_CASE("The burn-in enrolls the monitor, which keeps every reading through an
     for (std::size_t i = 1; i < points.size(); ++i) {
       CHECK(points[i - 1]["at"].get<std::string>() < points[i]["at"].get<std::string>());
     }
+    // Every reading the simulated GPU has is stored: power and clock beside temperature.
+    CHECK(points[0]["power_w"]["max"].is_number());
+    CHECK(points[0]["sm_clock_mhz"]["max"].is_number());
   }
 }
 

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "agent/monitor.hpp"
+#include "agent/sim_backend.hpp"
 
 namespace fs = std::filesystem;
 
@@ -129,4 +130,63 @@ TEST_CASE("the credential is stored readable by its owner only, and replaced who
   CHECK(endpoint->node_id == "42");
   std::ofstream(dir.path / "service.json") << "{\"service_url\": 3}";
   CHECK(agent::readMonitorEndpoint(dir.path).error().code == "invalid_endpoint_file");
+}
+
+TEST_CASE("a simulated GPU in service degrades over the days it is watched", "[agent][monitor]") {
+  auto config = agent::parseSimConfigText(R"({"gpus": 3, "in_service_load": true, "faults": [
+      {"gpu": 1, "kind": "ecc_growth", "per_day": 40},
+      {"gpu": 2, "kind": "temperature_creep", "per_day": 5}]})");
+  REQUIRE(config);
+  auto sim = agent::SimulatedGpuBackend::create(*config);
+  REQUIRE(sim);
+  auto now = std::chrono::system_clock::time_point{} + std::chrono::hours{24 * 20000};
+  (*sim)->setClock([&now] { return now; });
+  std::vector<agent::HealthSample> first;
+  for (int i = 0; i < 3; ++i) first.push_back(*(*sim)->sampleHealth(i));
+  // Busy from the first reading, as a node in service is.
+  CHECK(first[0].power_w > 500);
+  CHECK(first[0].sm_clock_mhz == 1980);
+  CHECK(first[1].ecc_corrected_aggregate == first[1].ecc_corrected_total + 10);
+
+  now += std::chrono::hours{24 * 10};
+  std::vector<agent::HealthSample> later;
+  for (int i = 0; i < 3; ++i) later.push_back(*(*sim)->sampleHealth(i));
+  // 40 a day, rising by 40 a day: 40 x (10 + 50) after ten days.
+  CHECK(later[1].ecc_corrected_total - first[1].ecc_corrected_total == 2400);
+  CHECK(later[1].remapped_correctable == later[1].ecc_corrected_total / 500);
+  CHECK(later[0].ecc_corrected_total == first[0].ecc_corrected_total);
+  CHECK(later[0].remapped_correctable == 0u);
+  // 5 C a day for ten days, against a noise of a few degrees.
+  CHECK(later[2].temperature_c - first[2].temperature_c > 35);
+  CHECK(std::abs(later[0].temperature_c - first[0].temperature_c) < 16);
+
+  auto missing = agent::parseSimConfigText(R"({"faults": [{"gpu": 0, "kind": "ecc_growth"}]})");
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().field == "faults[0].per_day");
+}
+
+TEST_CASE("the batch carries every reading the GPU has and leaves out the rest",
+          "[agent][monitor]") {
+  agent::HealthSample sample;
+  sample.power_w = 612.5;
+  sample.sm_clock_mhz = 1410;
+  sample.ecc_corrected_aggregate = 107;
+  sample.remapped_correctable = 3;
+  sample.remapped_uncorrectable = 0;
+  sample.remap_pending = true;
+  sample.nvlink_crc_errors = 18;
+  const auto gpu = agent::healthBatchJson("2026-12-07T10:00:00Z", "e", {{"G", sample}})["gpus"][0];
+  CHECK(gpu["power_w"] == 612.5);
+  CHECK(gpu["sm_clock_mhz"] == 1410);
+  CHECK(gpu["ecc_corrected_aggregate"] == 107);
+  CHECK(gpu["remapped_correctable"] == 3);
+  CHECK(gpu["remap_pending"] == true);
+  CHECK(gpu["remap_failure"] == false);
+  CHECK(gpu["nvlink_crc_errors"] == 18);
+  CHECK_FALSE(gpu.contains("retired_pages"));  // an H100 has none
+  CHECK_FALSE(gpu.contains("ecc_uncorrected_aggregate"));
+  // Without remap counts the flags say nothing: they are left out, not sent as false.
+  const auto bare = agent::healthBatchJson("2026-12-07T10:00:00Z", "e", {{"G", {}}})["gpus"][0];
+  CHECK_FALSE(bare.contains("remap_pending"));
+  CHECK_FALSE(bare.contains("power_w"));
 }

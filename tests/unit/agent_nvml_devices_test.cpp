@@ -66,4 +66,26 @@ TEST_CASE("NVML health of a quiet GPU never sees another GPU's XIDs", "[nvml]") 
   CHECK(noisy->new_xid_events == std::vector<int>{79});
 }
 
+TEST_CASE("NVML health carries what the resident monitor reports", "[nvml][monitor]") {
+  auto devices = openFake();
+  auto degraded = devices->health(1, 1);
+  REQUIRE(degraded.ok());
+  CHECK(degraded->clock_event_mask == (0x40 | 0x4 | 0x1));
+  CHECK(degraded->power_w == Approx(612.5));
+  CHECK(degraded->sm_clock_mhz == 1410);
+  CHECK(degraded->ecc_corrected_aggregate == 107u);  // the volatile 7 and 100 from before
+  CHECK(degraded->ecc_uncorrected_aggregate == 0u);
+  CHECK(degraded->remapped_correctable == 3u);
+  CHECK(degraded->remap_pending);
+  CHECK_FALSE(degraded->remap_failure);
+  CHECK_FALSE(degraded->retired_pages.has_value());  // not supported on an H100
+  CHECK(degraded->nvlink_crc_errors == 18u);         // 9 even links, 2 each
+  CHECK(degraded->nvlink_replay_errors == 0u);
+  auto healthy = devices->health(0, 0);
+  REQUIRE(healthy.ok());
+  CHECK(healthy->power_w == Approx(71.25));
+  CHECK(healthy->remapped_correctable == 0u);
+  CHECK_FALSE(healthy->remap_pending);
+}
+
 #endif  // PROVISIONER_TEST_HAS_AGENT_CUDA

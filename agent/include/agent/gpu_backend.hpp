@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,13 +15,26 @@ namespace agent {
 
 // Counters sampled by the health watch (NVML on real GPUs).
 struct HealthSample {
-  std::uint64_t ecc_corrected_total = 0;
+  std::uint64_t ecc_corrected_total = 0;  // volatile: since the driver loaded
   std::uint64_t ecc_uncorrected_total = 0;
   std::vector<int> new_xid_events;  // since the previous sample
   int temperature_c = 0;
   std::vector<std::string> throttle_reasons;
   // The same reasons as NVML's bitmask (nvmlClocksEventReason*), what the health history stores.
   std::uint64_t clock_event_mask = 0;
+  // What the resident monitor reports besides; empty where the GPU or its driver has none.
+  std::optional<double> power_w;
+  std::optional<int> sm_clock_mhz;
+  std::optional<std::uint64_t> ecc_corrected_aggregate;  // lifetime, in the InfoROM
+  std::optional<std::uint64_t> ecc_uncorrected_aggregate;
+  std::optional<std::uint64_t> remapped_correctable;  // HBM rows remapped (Ampere and later)
+  std::optional<std::uint64_t> remapped_uncorrectable;
+  bool remap_pending = false;                      // a remap waits for the next GPU reset
+  bool remap_failure = false;                      // a remap failed: the GPU needs replacing
+  std::optional<std::uint64_t> retired_pages;      // older GPUs' equivalent of row remapping
+  std::optional<std::uint64_t> nvlink_crc_errors;  // summed over the links
+  std::optional<std::uint64_t> nvlink_replay_errors;
+  std::optional<std::uint64_t> nvlink_recovery_errors;
 };
 
 class GpuBackend {

@@ -2,8 +2,11 @@
 // injectable faults, for tests, the simulator's nodes and demos without GPUs.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +25,11 @@ namespace agent {
 // appear once the GPU has worked), "thermal_throttle" (92 C and "hw_thermal" under load),
 // "missing" (absent from discover()), "pcie_x8" (x8 of x16, half the PCIe bandwidth),
 // "xid" (code: reported once under load), "kernel_error" (test, or every test when empty: the
-// backend call fails, as a CUDA error would).
+// backend call fails, as a CUDA error would). Slow degradation, for the resident monitor: days
+// are counted from the backend's first health reading on its clock (setClock):
+// "ecc_growth" (per_day: corrected ECC errors a day at first, the rate rising by as much each
+// day; every 500 of them remap a row), "temperature_creep" (per_day: degrees C hotter each day
+// under load).
 struct SimFault {
   int gpu = 0;
   std::string kind;
@@ -32,6 +39,7 @@ struct SimFault {
   std::uint64_t count = 0;  // "stuck_bits": mismatching words per verify
   int code = 0;
   std::string test;
+  double per_day = 0;  // "ecc_growth", "temperature_creep"
 };
 
 struct SimConfig {
@@ -41,7 +49,9 @@ struct SimConfig {
   double noise = 0.01;  // relative standard deviation of every figure
   std::string host_serial = "SIM-0001";
   std::string driver_version = "580.95.05";
-  double time_scale = 0;       // each test really waits duration * time_scale seconds
+  double time_scale = 0;  // each test really waits duration * time_scale seconds
+  // A node in service: health readings are those of a busy GPU even before any test ran here.
+  bool in_service_load = false;
   std::vector<NicFacts> nics;  // one derived from host_serial when the config names none
   std::vector<SimFault> faults;
   // What discover() reports for GPU i when given (the simulator passes what its BMC reports);
@@ -83,6 +93,10 @@ class SimulatedGpuBackend : public GpuBackend {
   common::Result<GpuWipeReport> wipeMemory(int index, const WipePlan& plan) override;
 
   const SimConfig& config() const { return config_; }
+  // The clock the slow degradation faults count days on (default: the system's).
+  void setClock(std::function<std::chrono::system_clock::time_point()> now) {
+    now_ = std::move(now);
+  }
   // The host's simulated drives, which a wipe task erases beside the GPUs.
   SimulatedDriveBackend& drives() { return *drives_; }
   const std::string& hostSerial() const { return config_.host_serial; }
@@ -102,11 +116,16 @@ class SimulatedGpuBackend : public GpuBackend {
   common::Result<double> measure(int index, std::string_view test, double nominal, double factor,
                                  double seconds);
   double gaussian(int index);
+  double daysInService();
+  void degrade(int index, bool loaded, HealthSample& sample);
+  void fillMonitorFields(int index, bool loaded, HealthSample& sample) const;
 
   SimConfig config_;
   NominalFigures nominal_;
   std::vector<GpuState> state_;
   std::unique_ptr<SimulatedDriveBackend> drives_;
+  std::function<std::chrono::system_clock::time_point()> now_;
+  std::optional<std::chrono::system_clock::time_point> first_reading_;
 };
 
 }  // namespace agent

@@ -43,8 +43,20 @@ inline constexpr MemoryErrorType kMemoryErrorCorrected = 0;
 inline constexpr MemoryErrorType kMemoryErrorUncorrected = 1;
 using EccCounterType = int;  // nvmlEccCounterType_t
 inline constexpr EccCounterType kVolatileEcc = 0;
+inline constexpr EccCounterType kAggregateEcc = 1;
 using TemperatureSensor = int;  // nvmlTemperatureSensors_t
 inline constexpr TemperatureSensor kTemperatureGpu = 0;
+using ClockType = int;  // nvmlClockType_t
+inline constexpr ClockType kClockSm = 1;
+using PageRetirementCause = int;  // nvmlPageRetirementCause_t
+inline constexpr PageRetirementCause kRetiredMultipleSingleBit = 0;
+inline constexpr PageRetirementCause kRetiredDoubleBit = 1;
+using NvLinkErrorCounter = int;  // nvmlNvLinkErrorCounter_t
+inline constexpr NvLinkErrorCounter kNvLinkReplay = 0;
+inline constexpr NvLinkErrorCounter kNvLinkRecovery = 1;
+inline constexpr NvLinkErrorCounter kNvLinkCrcFlit = 2;
+inline constexpr unsigned int kNvLinkMaxLinks = 18;  // NVML_NVLINK_MAX_LINKS
+inline constexpr Return kErrorInsufficientSize = 7;
 
 inline constexpr unsigned long long kEventTypeXidCriticalError = 0x8;
 
@@ -76,6 +88,14 @@ using DeviceGetTotalEccErrorsFn = Return (*)(Device, MemoryErrorType, EccCounter
                                              unsigned long long*);
 using DeviceGetTemperatureFn = Return (*)(Device, TemperatureSensor, unsigned int*);
 using DeviceGetThrottleReasonsFn = Return (*)(Device, unsigned long long*);
+using DeviceGetPowerUsageFn = Return (*)(Device, unsigned int*);  // milliwatts
+using DeviceGetClockInfoFn = Return (*)(Device, ClockType, unsigned int*);
+using DeviceGetRemappedRowsFn = Return (*)(Device, unsigned int*, unsigned int*, unsigned int*,
+                                           unsigned int*);
+using DeviceGetRetiredPagesFn = Return (*)(Device, PageRetirementCause, unsigned int*,
+                                           unsigned long long*);
+using DeviceGetNvLinkErrorCounterFn = Return (*)(Device, unsigned int, NvLinkErrorCounter,
+                                                 unsigned long long*);
 using EventSetCreateFn = Return (*)(EventSet*);
 using DeviceRegisterEventsFn = Return (*)(Device, unsigned long long, EventSet);
 using EventSetWaitFn = Return (*)(EventSet, EventData*, unsigned int);
@@ -107,6 +127,13 @@ struct Api {
   DeviceRegisterEventsFn register_events = nullptr;
   EventSetWaitFn event_set_wait = nullptr;  // nvmlEventSetWait_v2
   EventSetFreeFn event_set_free = nullptr;
+  // What the resident monitor reads besides; null where the driver lacks it (remapped rows
+  // before Ampere, NVLink counters on PCIe boards): the reading then leaves the field out.
+  DeviceGetPowerUsageFn power_usage = nullptr;            // nvmlDeviceGetPowerUsage
+  DeviceGetClockInfoFn clock_info = nullptr;              // nvmlDeviceGetClockInfo
+  DeviceGetRemappedRowsFn remapped_rows = nullptr;        // nvmlDeviceGetRemappedRows
+  DeviceGetRetiredPagesFn retired_pages = nullptr;        // nvmlDeviceGetRetiredPages
+  DeviceGetNvLinkErrorCounterFn nvlink_errors = nullptr;  // nvmlDeviceGetNvLinkErrorCounter
 };
 
 }  // namespace agent::cuda::nvml

@@ -30,6 +30,67 @@ common::Result<unsigned long long> readOptional(const NvmlLibrary& nvml, const c
   return value;
 }
 
+// One optional reading: a call the library lacks or the GPU does not support (or that fails)
+// leaves the field out of the monitor's batch rather than failing the whole reading.
+template <class T, class Fn, class... Args>
+std::optional<T> readIf(Fn fn, Args... args) {
+  if (fn == nullptr) return std::nullopt;
+  T value{};
+  if (fn(args..., &value) != nvml::kSuccess) return std::nullopt;
+  return value;
+}
+
+std::optional<std::uint64_t> retiredPages(const nvml::Api& api, nvml::Device device) {
+  if (api.retired_pages == nullptr) return std::nullopt;
+  std::uint64_t total = 0;
+  for (auto cause : {nvml::kRetiredMultipleSingleBit, nvml::kRetiredDoubleBit}) {
+    unsigned int count = 0;  // 0: only the count is asked for
+    unsigned long long unused = 0;
+    const nvml::Return rc = api.retired_pages(device, cause, &count, &unused);
+    if (rc != nvml::kSuccess && rc != nvml::kErrorInsufficientSize) return std::nullopt;
+    total += count;
+  }
+  return total;
+}
+
+// Summed over the links that answer; none answering (a PCIe board) leaves it out.
+std::optional<std::uint64_t> nvlinkErrors(const nvml::Api& api, nvml::Device device,
+                                          nvml::NvLinkErrorCounter counter) {
+  if (api.nvlink_errors == nullptr) return std::nullopt;
+  std::optional<std::uint64_t> total;
+  for (unsigned int link = 0; link < nvml::kNvLinkMaxLinks; ++link) {
+    unsigned long long value = 0;
+    if (api.nvlink_errors(device, link, counter, &value) != nvml::kSuccess) continue;
+    total = total.value_or(0) + value;
+  }
+  return total;
+}
+
+void readMonitorFields(const nvml::Api& api, nvml::Device device, HealthSample& sample) {
+  if (auto mw = readIf<unsigned int>(api.power_usage, device)) sample.power_w = *mw / 1000.0;
+  if (auto mhz = readIf<unsigned int>(api.clock_info, device, nvml::kClockSm)) {
+    sample.sm_clock_mhz = static_cast<int>(*mhz);
+  }
+  sample.ecc_corrected_aggregate = readIf<unsigned long long>(
+      api.total_ecc_errors, device, nvml::kMemoryErrorCorrected, nvml::kAggregateEcc);
+  sample.ecc_uncorrected_aggregate = readIf<unsigned long long>(
+      api.total_ecc_errors, device, nvml::kMemoryErrorUncorrected, nvml::kAggregateEcc);
+  if (api.remapped_rows != nullptr) {
+    unsigned int correctable = 0, uncorrectable = 0, pending = 0, failure = 0;
+    if (api.remapped_rows(device, &correctable, &uncorrectable, &pending, &failure) ==
+        nvml::kSuccess) {
+      sample.remapped_correctable = correctable;
+      sample.remapped_uncorrectable = uncorrectable;
+      sample.remap_pending = pending != 0;
+      sample.remap_failure = failure != 0;
+    }
+  }
+  sample.retired_pages = retiredPages(api, device);
+  sample.nvlink_crc_errors = nvlinkErrors(api, device, nvml::kNvLinkCrcFlit);
+  sample.nvlink_replay_errors = nvlinkErrors(api, device, nvml::kNvLinkReplay);
+  sample.nvlink_recovery_errors = nvlinkErrors(api, device, nvml::kNvLinkRecovery);
+}
+
 }  // namespace
 
 common::Result<std::unique_ptr<NvmlDevices>> NvmlDevices::open(std::shared_ptr<NvmlLibrary> nvml) {
@@ -143,6 +204,7 @@ common::Result<HealthSample> NvmlDevices::health(int nvml_index, int label) {
   sample.throttle_reasons = throttleReasonNames(reasons);
   sample.clock_event_mask = reasons;
   PROV_ASSIGN(sample.new_xid_events, drainXids(device, label));
+  readMonitorFields(api, device.handle, sample);
   return sample;
 }
 

@@ -32,6 +32,16 @@ void resolveThrottleReasons(void* handle, nvml::Api& api, std::string& missing) 
   }
 }
 
+// Optional: a library without them still loads, and the monitor reads less.
+void resolveMonitorCalls(void* handle, nvml::Api& api) {
+  std::string ignored;
+  resolve(handle, "nvmlDeviceGetPowerUsage", api.power_usage, ignored);
+  resolve(handle, "nvmlDeviceGetClockInfo", api.clock_info, ignored);
+  resolve(handle, "nvmlDeviceGetRemappedRows", api.remapped_rows, ignored);
+  resolve(handle, "nvmlDeviceGetRetiredPages", api.retired_pages, ignored);
+  resolve(handle, "nvmlDeviceGetNvLinkErrorCounter", api.nvlink_errors, ignored);
+}
+
 // The first required symbol absent from the library, or "" when all resolved.
 std::string resolveAll(void* handle, nvml::Api& api) {
   std::string missing;
@@ -57,6 +67,7 @@ std::string resolveAll(void* handle, nvml::Api& api) {
   resolve(handle, "nvmlDeviceRegisterEvents", api.register_events, missing);
   resolve(handle, "nvmlEventSetWait_v2", api.event_set_wait, missing);
   resolve(handle, "nvmlEventSetFree", api.event_set_free, missing);
+  resolveMonitorCalls(handle, api);
   return missing;
 }
 

@@ -14,21 +14,48 @@ std::string formatUtcSeconds(std::chrono::system_clock::time_point t) {
   return text;
 }
 
+namespace {
+
+template <class T>
+void putIf(nlohmann::json& gpu, const char* field, const std::optional<T>& value) {
+  if (value) gpu[field] = *value;
+}
+
+nlohmann::json gpuJson(const GpuReading& r, const std::string& driver_epoch) {
+  const HealthSample& h = r.sample;
+  nlohmann::json xids = nlohmann::json::array();
+  for (int xid : h.new_xid_events) xids.push_back({{"xid", xid}});
+  nlohmann::json gpu = {{"serial", r.serial},
+                        {"driver_epoch", driver_epoch},
+                        {"temperature_c", h.temperature_c},
+                        {"clock_event_reasons", h.clock_event_mask},
+                        // NVML's volatile counters: since the driver loaded (docs/health.md).
+                        {"ecc_corrected_volatile", h.ecc_corrected_total},
+                        {"ecc_uncorrected_volatile", h.ecc_uncorrected_total},
+                        {"xids", xids}};
+  putIf(gpu, "power_w", h.power_w);
+  putIf(gpu, "sm_clock_mhz", h.sm_clock_mhz);
+  putIf(gpu, "ecc_corrected_aggregate", h.ecc_corrected_aggregate);
+  putIf(gpu, "ecc_uncorrected_aggregate", h.ecc_uncorrected_aggregate);
+  putIf(gpu, "remapped_correctable", h.remapped_correctable);
+  putIf(gpu, "remapped_uncorrectable", h.remapped_uncorrectable);
+  putIf(gpu, "retired_pages", h.retired_pages);
+  putIf(gpu, "nvlink_crc_errors", h.nvlink_crc_errors);
+  putIf(gpu, "nvlink_replay_errors", h.nvlink_replay_errors);
+  putIf(gpu, "nvlink_recovery_errors", h.nvlink_recovery_errors);
+  if (h.remapped_correctable || h.remapped_uncorrectable) {
+    gpu["remap_pending"] = h.remap_pending;
+    gpu["remap_failure"] = h.remap_failure;
+  }
+  return gpu;
+}
+
+}  // namespace
+
 nlohmann::json healthBatchJson(const std::string& sampled_at, const std::string& driver_epoch,
                                const std::vector<GpuReading>& readings) {
   nlohmann::json gpus = nlohmann::json::array();
-  for (const GpuReading& r : readings) {
-    nlohmann::json xids = nlohmann::json::array();
-    for (int xid : r.sample.new_xid_events) xids.push_back({{"xid", xid}});
-    gpus.push_back({{"serial", r.serial},
-                    {"driver_epoch", driver_epoch},
-                    {"temperature_c", r.sample.temperature_c},
-                    {"clock_event_reasons", r.sample.clock_event_mask},
-                    // NVML's volatile counters: since the driver loaded (docs/health.md).
-                    {"ecc_corrected_volatile", r.sample.ecc_corrected_total},
-                    {"ecc_uncorrected_volatile", r.sample.ecc_uncorrected_total},
-                    {"xids", xids}});
-  }
+  for (const GpuReading& r : readings) gpus.push_back(gpuJson(r, driver_epoch));
   return {{"sampled_at", sampled_at}, {"gpus", gpus}};
 }
 

@@ -19,6 +19,12 @@ constexpr int kLoadedTemperatureC = 62;
 constexpr int kThrottledTemperatureC = 92;
 // nvmlClocksEventReasonHwThermalSlowdown, the bit a thermally throttled GPU reports.
 constexpr std::uint64_t kHwThermalSlowdownBit = 0x40;
+constexpr double kIdlePowerW = 72;
+constexpr double kLoadedPowerW = 640;
+constexpr int kIdleSmClockMhz = 345;
+constexpr int kSmClockMhz = 1980;
+constexpr int kThrottledSmClockMhz = 1410;
+constexpr std::uint64_t kErrorsPerRemap = 500;
 
 // SplitMix64: a well-mixed 64-bit hash, so each (seed, GPU, draw) gets an independent stream.
 std::uint64_t mix(std::uint64_t x) {
@@ -172,28 +178,71 @@ Result<double> SimulatedGpuBackend::peerBandwidthGbps(int from, int to, double s
 Result<HealthSample> SimulatedGpuBackend::sampleHealth(int index) {
   PROV_TRY(checkPresent(index));
   GpuState& state = state_[static_cast<std::size_t>(index)];
+  const bool loaded = state.worked || config_.in_service_load;
   HealthSample sample;
   // Some corrected errors from before the run, so that consumers must take deltas.
   sample.ecc_corrected_total = static_cast<std::uint64_t>(index);
   sample.temperature_c = kIdleTemperatureC;
-  if (!state.worked) return sample;
-  if (const SimFault* ecc = fault(index, "ecc_errors")) {
-    sample.ecc_corrected_total += ecc->corrected;
-    sample.ecc_uncorrected_total += ecc->uncorrected;
+  if (loaded) {
+    if (const SimFault* ecc = fault(index, "ecc_errors")) {
+      sample.ecc_corrected_total += ecc->corrected;
+      sample.ecc_uncorrected_total += ecc->uncorrected;
+    }
+    const SimFault* xid = fault(index, "xid");
+    if (xid != nullptr && !state.xid_reported) {
+      sample.new_xid_events.push_back(xid->code);
+      state.xid_reported = true;
+    }
+    if (fault(index, "thermal_throttle") != nullptr) {
+      sample.temperature_c = kThrottledTemperatureC;
+      sample.throttle_reasons.emplace_back("hw_thermal");
+      sample.clock_event_mask = kHwThermalSlowdownBit;
+    } else {
+      sample.temperature_c =
+          kLoadedTemperatureC + static_cast<int>(std::lround(2 * gaussian(index)));
+    }
   }
-  const SimFault* xid = fault(index, "xid");
-  if (xid != nullptr && !state.xid_reported) {
-    sample.new_xid_events.push_back(xid->code);
-    state.xid_reported = true;
-  }
-  if (fault(index, "thermal_throttle") != nullptr) {
-    sample.temperature_c = kThrottledTemperatureC;
-    sample.throttle_reasons.emplace_back("hw_thermal");
-    sample.clock_event_mask = kHwThermalSlowdownBit;
-  } else {
-    sample.temperature_c = kLoadedTemperatureC + static_cast<int>(std::lround(2 * gaussian(index)));
-  }
+  degrade(index, loaded, sample);
+  fillMonitorFields(index, loaded, sample);
   return sample;
+}
+
+double SimulatedGpuBackend::daysInService() {
+  const auto now = now_ ? now_() : std::chrono::system_clock::now();
+  if (!first_reading_) first_reading_ = now;
+  return std::chrono::duration<double, std::ratio<86400>>(now - *first_reading_).count();
+}
+
+void SimulatedGpuBackend::degrade(int index, bool loaded, HealthSample& sample) {
+  const SimFault* ecc = fault(index, "ecc_growth");
+  const SimFault* creep = fault(index, "temperature_creep");
+  if (ecc == nullptr && creep == nullptr) return;
+  const double days = daysInService();
+  if (ecc != nullptr) {
+    // A rate that rises by per_day each day: the integral of per_day * (1 + t).
+    sample.ecc_corrected_total +=
+        static_cast<std::uint64_t>(ecc->per_day * (days + days * days / 2));
+  }
+  if (creep != nullptr && loaded) {
+    sample.temperature_c += static_cast<int>(std::lround(creep->per_day * days));
+  }
+}
+
+// Power and clocks of an idle or a busy H100, the InfoROM's counts (the volatile ones plus what
+// earlier driver loads saw), rows remapped by ECC growth, quiet NVLinks. No noise draws: the
+// burn-in's figures keep their seeded streams.
+void SimulatedGpuBackend::fillMonitorFields(int index, bool loaded, HealthSample& sample) const {
+  const bool throttled = sample.clock_event_mask != 0;
+  sample.power_w = loaded ? kLoadedPowerW + 4.0 * index : kIdlePowerW;
+  sample.sm_clock_mhz = !loaded ? kIdleSmClockMhz : throttled ? kThrottledSmClockMhz : kSmClockMhz;
+  sample.ecc_corrected_aggregate = sample.ecc_corrected_total + 10u * static_cast<unsigned>(index);
+  sample.ecc_uncorrected_aggregate = sample.ecc_uncorrected_total;
+  sample.remapped_correctable =
+      fault(index, "ecc_growth") != nullptr ? sample.ecc_corrected_total / kErrorsPerRemap : 0;
+  sample.remapped_uncorrectable = 0;
+  sample.nvlink_crc_errors = 0;
+  sample.nvlink_replay_errors = 0;
+  sample.nvlink_recovery_errors = 0;
 }
 
 }  // namespace agent

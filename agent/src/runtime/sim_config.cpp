@@ -22,9 +22,10 @@ constexpr std::uint64_t kMinDriveBytes = 1ULL << 20;
 constexpr std::uint64_t kMaxDriveBytes = 1ULL << 44;
 
 bool isKnownFault(std::string_view kind) {
-  for (std::string_view known : {"low_hbm_bandwidth", "slow_compute", "low_peer_bandwidth",
-                                 "ecc_errors", "thermal_throttle", "missing", "pcie_x8", "xid",
-                                 "kernel_error", "stuck_bits", "off_bus_mid_wipe", "less_memory"}) {
+  for (std::string_view known :
+       {"low_hbm_bandwidth", "slow_compute", "low_peer_bandwidth", "ecc_errors", "thermal_throttle",
+        "missing", "pcie_x8", "xid", "kernel_error", "stuck_bits", "off_bus_mid_wipe",
+        "less_memory", "ecc_growth", "temperature_creep"}) {
     if (kind == known) return true;
   }
   return false;
@@ -54,6 +55,9 @@ Result<SimFault> parseFault(const nlohmann::json& value, std::string path, int g
     PROV_TRY(reader.readUnsigned("count", fault.count, Need::kRequired, 1ULL << 40));
   }
   if (fault.kind == "xid") PROV_TRY(reader.readInt("code", fault.code, 1, 1000, Need::kRequired));
+  if (fault.kind == "ecc_growth" || fault.kind == "temperature_creep") {
+    PROV_TRY(reader.readDouble("per_day", fault.per_day, 0, 1e6, Need::kRequired));
+  }
   if (fault.kind == "kernel_error") {
     PROV_TRY(reader.readString("test", fault.test, Need::kOptional));
     if (!fault.test.empty() && !isKnownTest(fault.test)) {
@@ -121,6 +125,7 @@ Result<void> readScalars(const ObjectReader& reader, SimConfig& config) {
   PROV_TRY(reader.readString("host_serial", config.host_serial, Need::kOptional, false));
   PROV_TRY(reader.readString("driver_version", config.driver_version, Need::kOptional));
   PROV_TRY(reader.readDouble("time_scale", config.time_scale, 0, 10, Need::kOptional));
+  PROV_TRY(reader.readBool("in_service_load", config.in_service_load, Need::kOptional));
   if (!nominalFor(config.model)) {
     return reader.error("model", "no nominal figures for '" + config.model + "'");
   }

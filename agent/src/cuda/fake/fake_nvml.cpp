@@ -113,8 +113,41 @@ Return nvmlDeviceGetEccMode(Device, EnableState* current, EnableState* pending) 
 }
 Return nvmlDeviceGetTotalEccErrors(Device device, MemoryErrorType type, EccCounterType counter,
                                    unsigned long long* count) {
-  if (counter != kVolatileEcc) return 2;
-  *count = type == kMemoryErrorCorrected ? gpu(device)->corrected : 0;
+  if (counter != kVolatileEcc && counter != kAggregateEcc) return 2;
+  // The aggregate (InfoROM) count holds what earlier driver loads saw too.
+  const unsigned long long earlier = counter == kAggregateEcc ? 100 : 0;
+  *count = type == kMemoryErrorCorrected ? gpu(device)->corrected + earlier : 0;
+  return kSuccess;
+}
+// The monitor's calls: GPU 1 is the degraded one (a pending remap, NVLink CRC errors).
+Return nvmlDeviceGetPowerUsage(Device device, unsigned int* milliwatts) {
+  *milliwatts = gpu(device) == &g_gpus[1] ? 612500 : 71250;
+  return kSuccess;
+}
+Return nvmlDeviceGetClockInfo(Device device, int type, unsigned int* mhz) {
+  if (type != kClockSm) return 2;
+  *mhz = gpu(device) == &g_gpus[1] ? 1410 : 1980;
+  return kSuccess;
+}
+Return nvmlDeviceGetRemappedRows(Device device, unsigned int* correctable,
+                                 unsigned int* uncorrectable, unsigned int* pending,
+                                 unsigned int* failure) {
+  const bool degraded = gpu(device) == &g_gpus[1];
+  *correctable = degraded ? 3 : 0;
+  *uncorrectable = 0;
+  *pending = degraded ? 1 : 0;
+  *failure = 0;
+  return kSuccess;
+}
+// Page retirement is the pre-Ampere mechanism: an H100 does not support it.
+Return nvmlDeviceGetRetiredPages(Device, int, unsigned int*, unsigned long long*) {
+  return kErrorNotSupported;
+}
+// Links 0-17; only even links count errors on GPU 1, 2 CRC flits each.
+Return nvmlDeviceGetNvLinkErrorCounter(Device device, unsigned int link, int counter,
+                                       unsigned long long* value) {
+  if (link >= kNvLinkMaxLinks) return 2;
+  *value = gpu(device) == &g_gpus[1] && counter == kNvLinkCrcFlit && link % 2 == 0 ? 2 : 0;
   return kSuccess;
 }
 Return nvmlDeviceGetTemperature(Device device, TemperatureSensor sensor, unsigned int* value) {
