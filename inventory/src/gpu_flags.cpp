@@ -41,6 +41,7 @@ GpuFlag flagFromRow(const pqxx::row& row) {
   f.clear_note = detail::text(row[16]);
   f.action_at = detail::text(row[17]);
   f.action_run_id = optionalId(row[18]);
+  f.released_at = detail::text(row[19]);
   return f;
 }
 
@@ -184,6 +185,38 @@ common::Result<void> recordFlagActionEvent(Database& db, Id flag_id, const std::
       return common::fail(common::notFound("flag_not_found", "no flag " + std::to_string(flag_id)));
     }
     return common::success();
+  });
+}
+
+common::Result<std::vector<GpuFlag>> listFlagsToRelease(Database& db) {
+  return detail::withRead(db, "gpu_flags_to_release",
+                          [&](Tx& tx) -> common::Result<std::vector<GpuFlag>> {
+                            std::vector<GpuFlag> out;
+                            for (const auto& row : tx.exec(detail::kFlagsToRelease)) {
+                              out.push_back(flagFromRow(row));
+                            }
+                            return out;
+                          });
+}
+
+common::Result<std::vector<Id>> flagsHoldingNode(Database& db, Id node_id, Id except) {
+  return detail::withRead(
+      db, "gpu_flags_holding_node", [&](Tx& tx) -> common::Result<std::vector<Id>> {
+        std::vector<Id> out;
+        for (const auto& row : tx.exec(detail::kFlagsHoldingNode, node_id, except)) {
+          out.push_back(detail::id(row[0]));
+        }
+        return out;
+      });
+}
+
+common::Result<bool> markFlagReleased(Database& db, Id flag_id, std::optional<Id> run_id,
+                                      const std::string& note, h::Seconds now) {
+  return detail::withTransaction(db, "gpu_flag_released", [&](Tx& tx) -> common::Result<bool> {
+    const std::string at = detail::sqlTime(now);
+    if (tx.exec(detail::kFlagReleased, flag_id, at, run_id).affected_rows() != 1) return false;
+    tx.exec(detail::kFlagEvent, flag_id, "flag_released", at, "service", note);
+    return true;
   });
 }
 

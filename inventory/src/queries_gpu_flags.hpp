@@ -8,7 +8,7 @@
   "id, gpu_serial, rule, severity, action, state, reason, evidence::text, node_id,"       \
   " iso8601(evidence_at), iso8601(raised_at), iso8601(acknowledged_at), acknowledged_by," \
   " acknowledge_note, iso8601(cleared_at), cleared_by, clear_note, iso8601(action_at),"   \
-  " action_run_id"
+  " action_run_id, iso8601(released_at)"
 
 namespace inventory::detail {
 
@@ -58,6 +58,22 @@ constexpr Query kFlagEvent{"gpu_flag_event", R"(
 constexpr Query kFlagActionStarted{"gpu_flag_action_started", R"(
   UPDATE gpu_flags SET action_at = $2::timestamptz, action_run_id = $3
    WHERE id = $1 AND action_at IS NULL AND state = 'open')"};
+
+// Cleared flags that drained their node and whose hold is not released yet.
+constexpr Query kFlagsToRelease{"gpu_flags_to_release", "SELECT " INVENTORY_FLAG_COLUMNS R"(
+    FROM gpu_flags
+   WHERE state = 'cleared' AND action_at IS NOT NULL AND released_at IS NULL
+     AND action IN ('drain', 'rma_candidate') AND node_id IS NOT NULL
+   ORDER BY id LIMIT 1000)"};
+// The other flags that hold node $1 drained: their drain started and nobody cleared them.
+constexpr Query kFlagsHoldingNode{"gpu_flags_holding_node", R"(
+  SELECT id FROM gpu_flags
+   WHERE node_id = $1 AND id <> $2 AND state <> 'cleared' AND action_at IS NOT NULL
+     AND action IN ('drain', 'rma_candidate')
+   ORDER BY id)"};
+constexpr Query kFlagReleased{"gpu_flag_released", R"(
+  UPDATE gpu_flags SET released_at = $2::timestamptz, release_run_id = $3
+   WHERE id = $1 AND state = 'cleared' AND released_at IS NULL)"};
 
 constexpr Query kGetFlag{"get_gpu_flag",
                          "SELECT " INVENTORY_FLAG_COLUMNS " FROM gpu_flags WHERE id = $1"};

@@ -60,6 +60,16 @@ inventory::GpuFlag flagOf(inventory::Database& db, const std::string& serial) {
   return flags->front();
 }
 
+// The flag drain and release runs, their hook pointing at `scheduler`.
+void registerFlagRuns(workflows::Engine& engine, const inventory::DatabasePtr& db,
+                      const std::shared_ptr<workflows::FakeClock>& clock, Scheduler& scheduler) {
+  workflows::RolloutSettings rollout;
+  rollout.drain.url = "http://127.0.0.1:" + std::to_string(scheduler.port) + "/drain";
+  const workflows::LifecycleDeps deps{db, nullptr, nullptr, clock};
+  engine.registerWorkflow(workflows::gpuFlagDrainWorkflow(deps, {}, rollout));
+  engine.registerWorkflow(workflows::gpuFlagReleaseWorkflow(deps, {}, rollout));
+}
+
 }  // namespace
 
 TEST_CASE("a raised drain flag drains its node once through the scheduler hook",
@@ -199,10 +209,7 @@ TEST_CASE("a drain run resumed after it recorded the action drains the node, onc
   auto clock = std::make_shared<workflows::FakeClock>();
   workflows::Engine engine(t.db, clock, workflows::EngineOptions{"test-replica"});
   Scheduler scheduler;
-  workflows::RolloutSettings rollout;
-  rollout.drain.url = "http://127.0.0.1:" + std::to_string(scheduler.port) + "/drain";
-  const workflows::LifecycleDeps deps{t.db, nullptr, nullptr, clock};
-  engine.registerWorkflow(workflows::gpuFlagDrainWorkflow(deps, {}, rollout));
+  registerFlagRuns(engine, t.db, clock, scheduler);
 
   inventory::NodeSpec spec;
   spec.chassis_serial = "NODE-FD-R";
@@ -252,4 +259,102 @@ TEST_CASE("a drain run resumed after it recorded the action drains the node, onc
   CHECK(requests[0]["node"]["serial"] == "NODE-FD-R");
   CHECK(requests[0]["reason"] == "drained: flag nvidia.xid_drain on GPU GPU-FD-R: " + d.reason);
   CHECK(engine_test::runOf(*t.db, started->run_id).state == "succeeded");
+}
+
+TEST_CASE("clearing the flags that drained a node gives it back once, when nothing else holds it",
+          "[health][flags][actions]") {
+  auto t = engine_test::freshDb();
+  auto clock = std::make_shared<workflows::FakeClock>();
+  workflows::Engine engine(t.db, clock, workflows::EngineOptions{"test-replica"});
+  Scheduler scheduler;
+  registerFlagRuns(engine, t.db, clock, scheduler);
+  auto start = [&engine](const workflows::StartRequest& r) { return engine.start(r); };
+
+  // One node, two of its GPUs flagged with drain actions: both drain runs hold it.
+  inventory::NodeSpec spec;
+  spec.chassis_serial = "NODE-FR";
+  auto node = inventory::createNode(*t.db, spec, "test");
+  ENGINE_REQUIRE_OK(node);
+  const auto now = std::chrono::floor<std::chrono::seconds>(clock->now());
+  std::vector<h::FlagDraft> drafts;
+  for (const char* serial : {"GPU-FR-0", "GPU-FR-1"}) {
+    h::GpuSample s;
+    s.serial = serial;
+    s.temperature_c = 60;
+    ENGINE_REQUIRE_OK(
+        inventory::ingestHealthBatch(*t.db, node->id, {now - std::chrono::minutes(1), {s}}, now));
+    h::FlagDraft d;
+    d.serial = serial;
+    d.rule = "nvidia.xid_drain";
+    d.severity = h::FlagSeverity::kCritical;
+    d.action = h::FlagAction::kDrain;
+    d.reason = "XID 79: fallen off the bus";
+    d.evidence_json = "{}";
+    d.raised_at = now - std::chrono::minutes(1);
+    drafts.push_back(d);
+  }
+  ENGINE_REQUIRE_OK(inventory::raiseFlags(*t.db, drafts, now));
+  ENGINE_REQUIRE_OK(workflows::startFlagActions(*t.db, start));
+  engine_test::drain(engine);
+  REQUIRE(scheduler.seen().size() == 2);  // both drains (the hook is idempotent)
+  const auto first = flagOf(*t.db, "GPU-FR-0");
+  const auto second = flagOf(*t.db, "GPU-FR-1");
+
+  // The first flag cleared: the other still holds the node, nothing is resumed.
+  ENGINE_REQUIRE_OK(inventory::clearFlag(*t.db, first.id, "alice", "reseated", now));
+  auto pass = workflows::startFlagActions(*t.db, start);
+  ENGINE_REQUIRE_OK(pass);
+  CHECK(pass->releases == 1);
+  engine_test::drain(engine);
+  CHECK(scheduler.seen().size() == 2);
+  CHECK_FALSE(flagOf(*t.db, "GPU-FR-0").released_at.empty());
+
+  // The second one cleared: the node goes back to the scheduler, once.
+  ENGINE_REQUIRE_OK(inventory::clearFlag(*t.db, second.id, "alice", "swapped", now));
+  ENGINE_REQUIRE_OK(workflows::startFlagActions(*t.db, start));
+  engine_test::drain(engine);
+  auto requests = scheduler.seen();
+  REQUIRE(requests.size() == 3);
+  CHECK(requests[2]["action"] == "resume");
+  CHECK(requests[2]["node"]["serial"] == "NODE-FR");
+  CHECK(requests[2]["reason"] ==
+        "undrained: flag nvidia.xid_drain on GPU GPU-FR-1 cleared by alice");
+  CHECK_FALSE(flagOf(*t.db, "GPU-FR-1").released_at.empty());
+
+  // Released flags start nothing more; the GPU's history says what happened.
+  auto again = workflows::startFlagActions(*t.db, start);
+  ENGINE_REQUIRE_OK(again);
+  CHECK(again->releases == 0);
+  engine_test::drain(engine);
+  CHECK(scheduler.seen().size() == 3);
+  auto history = inventory::gpuHealthHistory(*t.db, "GPU-FR-1", now - std::chrono::hours(1),
+                                             now + std::chrono::hours(1), h::Resolution::kRaw);
+  ENGINE_REQUIRE_OK(history);
+  std::vector<std::string> kinds;
+  for (const auto& e : history->events) kinds.push_back(e.kind);
+  CHECK(engine_test::countKind(kinds, "flag_released") == 1);
+}
+
+TEST_CASE("a flag's release is decided from the flags that still hold the node",
+          "[health][flags][actions]") {
+  inventory::GpuFlag flag;
+  flag.state = "cleared";
+  flag.action = "drain";
+  flag.action_at = "2026-12-07T10:00:00.000000Z";
+  using D = workflows::FlagReleaseDecision;
+  CHECK(workflows::decideFlagRelease(flag, {}, "ready") == D::kUndrain);
+  CHECK(workflows::decideFlagRelease(flag, {7}, "ready") == D::kStillHeld);
+  CHECK(workflows::decideFlagRelease(flag, {}, "decommissioning") == D::kNodeOut);
+  auto open = flag;
+  open.state = "acknowledged";
+  CHECK(workflows::decideFlagRelease(open, {}, "ready") == D::kNothing);
+  auto never = flag;
+  never.action_at.clear();  // cleared before its drain started: the node was never drained
+  CHECK(workflows::decideFlagRelease(never, {}, "ready") == D::kNothing);
+  auto done = flag;
+  done.released_at = "2026-12-07T11:00:00.000000Z";
+  CHECK(workflows::decideFlagRelease(done, {}, "ready") == D::kNothing);
+  auto watch = flag;
+  watch.action = "watch";
+  CHECK(workflows::decideFlagRelease(watch, {}, "ready") == D::kNothing);
 }

@@ -35,6 +35,7 @@ std::vector<workflows::WorkflowDef> registeredDefinitions() {
       workflows::nodeDecommissionWorkflow(deps, lifecycle, rollout, {}),
       workflows::gpuHealthUpkeepWorkflow(nullptr, {}),
       workflows::gpuFlagDrainWorkflow(deps, lifecycle, rollout),
+      workflows::gpuFlagReleaseWorkflow(deps, lifecycle, rollout),
   };
 }
 

@@ -36,6 +36,7 @@ struct GpuFlag {
   std::string clear_note;
   std::string action_at;  // empty: no action started
   std::optional<Id> action_run_id;
+  std::string released_at;  // empty: the node is not (yet) given back for this flag
 };
 
 struct FlagRaiseResult {
@@ -72,6 +73,17 @@ common::Result<bool> markFlagActionStarted(Database& db, Id flag_id, std::option
 // needs the vendor's ticket). invalid_argument for another kind, not_found for an unknown flag.
 common::Result<void> recordFlagActionEvent(Database& db, Id flag_id, const std::string& kind,
                                            const std::string& note, health::Seconds now);
+
+// Cleared flags whose drain started and whose hold on the node is not released yet (at most
+// 1,000, oldest first).
+common::Result<std::vector<GpuFlag>> listFlagsToRelease(Database& db);
+// The ids of the other flags that hold `node_id` drained (drain or rma_candidate started, not
+// cleared), `except` left out.
+common::Result<std::vector<Id>> flagsHoldingNode(Database& db, Id node_id, Id except);
+// Records that the flag's hold on its node was released, once, only for a cleared flag: false
+// when it already was. Writes a flag_released event with `note` (what the service did).
+common::Result<bool> markFlagReleased(Database& db, Id flag_id, std::optional<Id> run_id,
+                                      const std::string& note, health::Seconds now);
 
 struct FlagFilter {
   std::optional<std::string> serial;

@@ -52,7 +52,8 @@ json flagJson(const inventory::GpuFlag& f) {
           {"cleared_at", orNull(f.cleared_at)},
           {"cleared_by", orNull(f.cleared_by)},
           {"clear_note", orNull(f.clear_note)},
-          {"action_at", orNull(f.action_at)}};
+          {"action_at", orNull(f.action_at)},
+          {"released_at", orNull(f.released_at)}};
 }
 
 Result<inventory::FlagFilter> filterOf(const Request& req) {

@@ -13,4 +13,12 @@ namespace workflows {
 WorkflowDef gpuFlagDrainWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                  RolloutSettings settings);
 
+// release: a cleared flag's node given back to the scheduler (the rollouts' undrain hook) unless
+// another flag still holds it or the node is leaving the fleet; then the release is recorded on
+// the flag (a flag_released event). The hook is idempotent, so a replica that resumes the run
+// after the call calls it again rather than skipping it. If another flag started draining the
+// node meanwhile, the node is drained again for it. Context: "flag_id", "node_id".
+WorkflowDef gpuFlagReleaseWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
+                                   RolloutSettings settings);
+
 }  // namespace workflows

@@ -1,5 +1,6 @@
 // gpu_flag_drain: the node holding a flagged GPU drained through the scheduler hook (the
 // rollouts' drain path), the action recorded on the flag before the hook is called.
+// gpu_flag_release: the node given back when that flag is cleared and nothing else holds it.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -101,7 +102,85 @@ StepOutcome drainedStep(const Env& env, StepContext& ctx) {
   return StepOutcome::succeed(message);
 }
 
+// The scheduler told, with a hook error as the step's outcome.
+std::optional<StepOutcome> tell(const Env& env, StepContext& ctx, bool drain,
+                                const std::string& reason) {
+  auto told = rollout::tellScheduler(env, ctx, drain, reason);
+  if (told) return std::nullopt;
+  if (told.error().kind == common::ErrorKind::kInvalidArgument) {
+    return StepOutcome::fail("invalid_drain_hook", told.error().message);
+  }
+  return StepOutcome::retry("scheduler_unreachable", told.error().message);
+}
+
+std::string holders(const std::vector<inventory::Id>& ids) {
+  std::string out;
+  for (auto id : ids) out += (out.empty() ? "" : ", ") + std::to_string(id);
+  return out;
+}
+
+StepOutcome released(const Env& env, StepContext& ctx, const inventory::GpuFlag& flag,
+                     const std::string& note) {
+  auto marked = inventory::markFlagReleased(*env.life.deps.db, flag.id, ctx.run().id, note,
+                                            secondsOf(ctx.now()));
+  if (!marked) return StepOutcome::retry("inventory_error", marked.error().message);
+  return StepOutcome::succeed("flag " + std::to_string(flag.id) + ": " + note);
+}
+
+StepOutcome releaseStep(const Env& env, StepContext& ctx) {
+  auto& db = *env.life.deps.db;
+  auto flag_id = flagIdOf(ctx);
+  if (!flag_id) return StepOutcome::fail("no_flag", flag_id.error().message);
+  auto flag = inventory::getFlag(db, *flag_id);
+  if (!flag) return StepOutcome::retry("inventory_error", flag.error().message);
+  if (!flag->node_id) return StepOutcome::succeed("the flag names no node");
+  auto node = inventory::getNode(db, *flag->node_id);
+  if (!node) return StepOutcome::retry("inventory_error", node.error().message);
+  auto holding = inventory::flagsHoldingNode(db, node->id, flag->id);
+  if (!holding) return StepOutcome::retry("inventory_error", holding.error().message);
+  if (!ctx.run().node_id) ctx.attachNode(node->id, node->site, node->rack);
+  if (!ctx.data().contains("node_id")) ctx.data()["node_id"] = node->id;
+  switch (decideFlagRelease(*flag, *holding, node->state)) {
+    case FlagReleaseDecision::kNothing:
+      return StepOutcome::succeed("flag " + std::to_string(flag->id) + ": nothing to release");
+    case FlagReleaseDecision::kNodeOut:
+      return released(env, ctx, *flag, "not given back: the node is " + node->state);
+    case FlagReleaseDecision::kStillHeld:
+      return released(env, ctx, *flag, "still drained for flag(s) " + holders(*holding));
+    case FlagReleaseDecision::kUndrain:
+      break;
+  }
+  const std::string reason = "undrained: flag " + flag->rule + " on GPU " + flag->serial +
+                             " cleared by " + flag->cleared_by;
+  if (auto stop = tell(env, ctx, false, reason)) return *stop;
+  ctx.event("flag_undrain", reason,
+            {{"flag_id", flag->id}, {"rule", flag->rule}, {"gpu_serial", flag->serial}});
+  // A flag whose drain started while this one was being released holds the node again.
+  auto again = inventory::flagsHoldingNode(db, node->id, flag->id);
+  if (!again) return StepOutcome::retry("inventory_error", again.error().message);
+  if (!again->empty()) {
+    auto holder = inventory::getFlag(db, again->front());
+    if (!holder) return StepOutcome::retry("inventory_error", holder.error().message);
+    if (auto stop = tell(env, ctx, true, flagDrainReason(*holder))) return *stop;
+    return released(env, ctx, *flag,
+                    "given back, then drained again for flag(s) " + holders(*again));
+  }
+  return released(env, ctx, *flag, "node given back to the scheduler");
+}
+
 }  // namespace
+
+WorkflowDef gpuFlagReleaseWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
+                                   RolloutSettings settings) {
+  auto env = rollout::makeNodeEnv(std::move(deps), std::move(lifecycle), std::move(settings));
+  const StepBackoff backoff = bmcStepBackoff(env->life.settings.timings);
+  WorkflowDef def;
+  def.kind = kGpuFlagRelease;
+  def.first_step = "release";
+  def.steps = {withSideEffects(bindStep(env, "release", releaseStep, 10, backoff),
+                               {"scheduler_undrain", "scheduler_drain"})};
+  return def;
+}
 
 WorkflowDef gpuFlagDrainWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                  RolloutSettings settings) {

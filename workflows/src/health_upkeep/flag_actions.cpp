@@ -31,9 +31,46 @@ FlagDrainDecision decideFlagDrain(const inventory::GpuFlag& flag, inventory::Id 
   return FlagDrainDecision::kOtherRun;
 }
 
+FlagReleaseDecision decideFlagRelease(const inventory::GpuFlag& flag,
+                                      const std::vector<inventory::Id>& holding,
+                                      const std::string& node_state) {
+  if (flag.state != "cleared" || flag.action_at.empty() || !flag.released_at.empty()) {
+    return FlagReleaseDecision::kNothing;
+  }
+  if (flag.action != "drain" && flag.action != "rma_candidate")
+    return FlagReleaseDecision::kNothing;
+  if (node_state == "decommissioning" || node_state == "decommission_failed" ||
+      node_state == "retired") {
+    return FlagReleaseDecision::kNodeOut;
+  }
+  if (!holding.empty()) return FlagReleaseDecision::kStillHeld;
+  return FlagReleaseDecision::kUndrain;
+}
+
 std::string flagDrainReason(const inventory::GpuFlag& flag) {
   return "drained: flag " + flag.rule + " on GPU " + flag.serial + ": " + flag.reason;
 }
+
+namespace {
+
+// A flag's drain or release run (the flag names its node).
+StartRequest flagRun(const char* kind, const inventory::GpuFlag& flag) {
+  StartRequest request;
+  request.kind = kind;
+  request.subject = flagDrainSubject(flag.id);
+  request.context = {{"flag_id", flag.id}, {"node_id", *flag.node_id}};
+  request.node_id = flag.node_id;
+  request.actor = "service";
+  return request;
+}
+
+common::Result<int> startFlagReleases(inventory::Database& db, const StartRunFn& start) {
+  PROV_ASSIGN(auto flags, inventory::listFlagsToRelease(db));
+  for (const auto& flag : flags) PROV_TRY(start(flagRun(kGpuFlagRelease, flag)));
+  return static_cast<int>(flags.size());
+}
+
+}  // namespace
 
 common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const StartRunFn& start) {
   FlagActionPass pass;
@@ -55,13 +92,7 @@ common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const S
       }
       switch (planFlagAction(flag, node_state)) {
         case FlagActionPlan::kDrain: {
-          StartRequest request;
-          request.kind = kGpuFlagDrain;
-          request.subject = flagDrainSubject(flag.id);
-          request.context = {{"flag_id", flag.id}, {"node_id", *flag.node_id}};
-          request.node_id = flag.node_id;
-          request.actor = "service";
-          PROV_TRY(start(request));
+          PROV_TRY(start(flagRun(kGpuFlagDrain, flag)));
           ++pass.started;
           break;
         }
@@ -79,6 +110,7 @@ common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const S
     if (static_cast<int>(flags.size()) < filter.page.limit) break;
     filter.page.after = flags.back().id;
   }
+  PROV_ASSIGN(pass.releases, startFlagReleases(db, start));
   return pass;
 }
 
