@@ -93,6 +93,9 @@ int runMonitor(const agent::AgentArgs& args, agent::GpuBackend& gpu, agent::Serv
   options.interval = std::chrono::seconds{args.interval_seconds};
   options.spool_max_batches = static_cast<std::size_t>(args.spool_max_batches);
   options.intervals = args.intervals;
+  std::string boot_id;
+  readFile("/proc/sys/kernel/random/boot_id", boot_id);
+  options.driver_epoch = agent::driverEpoch(gpu.driverVersion(), boot_id);
   auto totals = agent::runMonitor(options, gpu, client, std::cerr);
   if (!totals) {
     std::cerr << "provisioner-agent monitor: " << totals.error().message << "\n";

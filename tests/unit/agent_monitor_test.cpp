@@ -51,6 +51,14 @@ TEST_CASE("a health batch carries one reading per GPU in the service's fields",
                                 std::chrono::seconds{86400 + 61}) == "1970-01-02T00:01:01Z");
 }
 
+TEST_CASE("the driver epoch changes with every boot", "[agent][monitor]") {
+  CHECK(agent::driverEpoch("580.95.05", "1f0e7c2a-55aa-4c1e-9d2b-0c8e1a2b3c4d\n") ==
+        "580.95.05@1f0e7c2a");
+  CHECK(agent::driverEpoch("580.95.05", "") == "580.95.05");
+  CHECK(agent::driverEpoch("580.95.05", "1f0e7c2a-0000") !=
+        agent::driverEpoch("580.95.05", "2a9b0c11-0000"));
+}
+
 TEST_CASE("a send's answer decides whether the queued batch goes", "[agent][monitor]") {
   using agent::SendOutcome;
   using common::ErrorKind;

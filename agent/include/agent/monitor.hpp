@@ -36,6 +36,10 @@ std::string formatUtcSeconds(std::chrono::system_clock::time_point t);
 nlohmann::json healthBatchJson(const std::string& sampled_at, const std::string& driver_epoch,
                                const std::vector<GpuReading>& readings);
 
+// The batch's driver_epoch: the driver version and the kernel's boot id (volatile counters
+// restart at every driver load, and every boot loads the driver), "580.95.05@1f0e7c2a".
+std::string driverEpoch(const std::string& driver_version, const std::string& boot_id);
+
 // What a send means for the queued batch.
 enum class SendOutcome {
   kTaken,              // 2xx: stored (or already stored): drop it from the queue
@@ -107,7 +111,7 @@ struct MonitorOptions {
   std::size_t spool_max_batches = 2880;  // a day at 30 s
   // Catching up after an outage: at most this many queued batches per interval, oldest first.
   int max_sends_per_interval = 20;
-  std::string driver_epoch;  // empty: the backend's driver version
+  std::string driver_epoch;  // empty: the backend's driver version (main passes driverEpoch())
   int intervals = 0;         // how many to run; 0: until killed
   std::function<std::chrono::system_clock::time_point()> now;  // empty: the system clock
   Sleeper sleeper;                                             // empty: really sleep

@@ -1,4 +1,5 @@
 // The monitor's pure decisions: the batch's JSON and what a send's answer means for the queue.
+#include <cctype>
 #include <ctime>
 
 #include "agent/monitor.hpp"
@@ -57,6 +58,15 @@ nlohmann::json healthBatchJson(const std::string& sampled_at, const std::string&
   nlohmann::json gpus = nlohmann::json::array();
   for (const GpuReading& r : readings) gpus.push_back(gpuJson(r, driver_epoch));
   return {{"sampled_at", sampled_at}, {"gpus", gpus}};
+}
+
+std::string driverEpoch(const std::string& driver_version, const std::string& boot_id) {
+  std::string id;
+  for (char c : boot_id) {
+    if (std::isxdigit(static_cast<unsigned char>(c)) != 0) id += c;
+    if (id.size() == 8) break;
+  }
+  return id.empty() ? driver_version : driver_version + "@" + id;
 }
 
 SendOutcome classifySend(const common::Result<HealthAck>& sent) {
