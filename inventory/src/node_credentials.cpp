@@ -13,11 +13,6 @@ namespace {
 
 using detail::Tx;
 
-// States in which a node is leaving the fleet: no agent of it gets a credential.
-bool isLeavingFleet(std::string_view state) {
-  return state == "decommissioning" || state == "decommission_failed" || state == "retired";
-}
-
 common::Result<void> requireHash(const std::string& token_hash) {
   if (detail::isSha256Hex(token_hash)) return common::success();
   return common::invalidArgument("invalid_token_hash",

@@ -31,6 +31,11 @@ inline constexpr std::string_view kNodeStates[] = {
     "imaging",    "burn_in", "ready",   "quarantined", "decommissioning", "decommission_failed",
     "retired"};
 bool isNodeState(std::string_view s);
+// Decommissioning, decommission_failed or retired: a node leaving the fleet (or gone), which is
+// neither drained, given back to the scheduler nor given a monitor credential again.
+inline bool isLeavingFleet(std::string_view state) {
+  return state == "decommissioning" || state == "decommission_failed" || state == "retired";
+}
 
 // Component kinds; stored as text with a CHECK constraint.
 inline constexpr std::string_view kComponentKinds[] = {"gpu",      "cpu", "dimm",  "nic",

@@ -18,10 +18,7 @@ FlagActionPlan planFlagAction(const inventory::GpuFlag& flag, const std::string&
   }
   if (flag.action != "drain" && flag.action != "rma_candidate") return FlagActionPlan::kNone;
   if (!flag.node_id) return FlagActionPlan::kNoNode;
-  if (node_state == "decommissioning" || node_state == "decommission_failed" ||
-      node_state == "retired") {
-    return FlagActionPlan::kNodeOut;
-  }
+  if (inventory::isLeavingFleet(node_state)) return FlagActionPlan::kNodeOut;
   return FlagActionPlan::kDrain;
 }
 
@@ -39,10 +36,7 @@ FlagReleaseDecision decideFlagRelease(const inventory::GpuFlag& flag,
   }
   if (flag.action != "drain" && flag.action != "rma_candidate")
     return FlagReleaseDecision::kNothing;
-  if (node_state == "decommissioning" || node_state == "decommission_failed" ||
-      node_state == "retired") {
-    return FlagReleaseDecision::kNodeOut;
-  }
+  if (inventory::isLeavingFleet(node_state)) return FlagReleaseDecision::kNodeOut;
   if (!holding.empty()) return FlagReleaseDecision::kStillHeld;
   return FlagReleaseDecision::kUndrain;
 }
