@@ -43,9 +43,11 @@ common::Result<void> requireEnrollingTask(Tx& tx, Id node_id, Id task_id) {
 }
 
 // Node before revocation, so another node's credential reveals nothing about its state.
-common::Result<NodeCredentialGrant> check(Tx& tx, const std::string& token_hash, Id node_id,
-                                          bool& first_use, std::optional<Id>& predecessor) {
-  auto rows = tx.exec(detail::kSelectNodeCredential, token_hash);
+// `query`: kSelectNodeCredential, or kLockNodeCredential to hold the row.
+common::Result<NodeCredentialGrant> check(Tx& tx, const detail::Query& query,
+                                          const std::string& token_hash, Id node_id,
+                                          bool& first_use) {
+  auto rows = tx.exec(query, token_hash);
   if (rows.empty()) {
     return detail::unauthenticatedAs("credential_unknown", "the node credential is not known");
   }
@@ -61,8 +63,7 @@ common::Result<NodeCredentialGrant> check(Tx& tx, const std::string& token_hash,
     return detail::unauthenticatedAs("credential_revoked", "the node credential was revoked");
   }
   first_use = row[3].as<bool>();
-  predecessor = detail::optId(row[4]);
-  return NodeCredentialGrant{detail::id(row[0]), node_id, row[5].as<bool>()};
+  return NodeCredentialGrant{detail::id(row[0]), node_id, row[4].as<bool>()};
 }
 
 // A successor's first use ends its predecessor.
@@ -111,15 +112,15 @@ common::Result<NodeCredentialGrant> checkNodeCredential(Database& db, const std:
     return detail::unauthenticatedAs("credential_unknown", "the node credential is not known");
   }
   bool first_use = false;
-  std::optional<Id> predecessor;
-  auto grant = detail::withRead(db, "check_node_credential",
-                                [&](Tx& tx) -> common::Result<NodeCredentialGrant> {
-                                  return check(tx, token_hash, node_id, first_use, predecessor);
-                                });
+  auto grant = detail::withRead(
+      db, "check_node_credential", [&](Tx& tx) -> common::Result<NodeCredentialGrant> {
+        return check(tx, detail::kSelectNodeCredential, token_hash, node_id, first_use);
+      });
   if (!grant || !first_use) return grant;
   return detail::withTransaction(
       db, "first_use_node_credential", [&](Tx& tx) -> common::Result<NodeCredentialGrant> {
-        PROV_ASSIGN(auto g, check(tx, token_hash, node_id, first_use, predecessor));
+        PROV_ASSIGN(auto g,
+                    check(tx, detail::kSelectNodeCredential, token_hash, node_id, first_use));
         completeRotation(tx, g.credential_id);
         return g;
       });
@@ -128,13 +129,15 @@ common::Result<NodeCredentialGrant> checkNodeCredential(Database& db, const std:
 common::Result<Id> rotateNodeCredential(Database& db, const std::string& presented_hash, Id node_id,
                                         const std::string& successor_hash) {
   PROV_TRY(requireHash(successor_hash));
-  PROV_ASSIGN(auto grant, checkNodeCredential(db, presented_hash, node_id));
+  if (!detail::isSha256Hex(presented_hash)) {
+    return detail::unauthenticatedAs("credential_unknown", "the node credential is not known");
+  }
   return detail::withTransaction(db, "rotate_node_credential", [&](Tx& tx) -> common::Result<Id> {
+    // Checked holding the row: a revocation or a racing rotation that committed first wins.
     bool first_use = false;
-    std::optional<Id> predecessor;
-    // Again under the row's lock: a revocation or a racing rotation since the check above wins.
-    tx.exec(detail::kLockNodeCredential, grant.credential_id);
-    PROV_TRY(check(tx, presented_hash, node_id, first_use, predecessor));
+    PROV_ASSIGN(auto grant,
+                check(tx, detail::kLockNodeCredential, presented_hash, node_id, first_use));
+    if (first_use) completeRotation(tx, grant.credential_id);
     tx.exec(detail::kRevokeUnusedSuccessors, grant.credential_id);
     auto rows = tx.exec(detail::kInsertNodeCredential, node_id, successor_hash, std::optional<Id>(),
                         grant.credential_id);

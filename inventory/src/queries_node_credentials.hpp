@@ -17,10 +17,13 @@ constexpr Query kInsertNodeCredential{"insert_node_credential", R"(
   INSERT INTO node_credentials (node_id, token_hash, task_id, predecessor_id)
   VALUES ($1, $2, $3, $4) RETURNING id)"};
 // Everything a check needs in one index lookup (the hot path: every health batch).
-constexpr Query kSelectNodeCredential{"select_node_credential", R"(
-  SELECT id, node_id, revoked_at IS NOT NULL, first_used_at IS NULL, predecessor_id,
-         rotate_requested_at IS NOT NULL
-    FROM node_credentials WHERE token_hash = $1)"};
+#define INVENTORY_NODE_CREDENTIAL_CHECK                                \
+  "SELECT id, node_id, revoked_at IS NOT NULL, first_used_at IS NULL," \
+  " rotate_requested_at IS NOT NULL FROM node_credentials WHERE token_hash = $1"
+constexpr Query kSelectNodeCredential{"select_node_credential", INVENTORY_NODE_CREDENTIAL_CHECK};
+// The same, holding the row: two racing rotations of one credential leave one live successor.
+constexpr Query kLockNodeCredential{"lock_node_credential",
+                                    INVENTORY_NODE_CREDENTIAL_CHECK " FOR UPDATE"};
 // The first use of a credential: of two racing first uses, one matches.
 constexpr Query kMarkNodeCredentialUsed{"mark_node_credential_used", R"(
   UPDATE node_credentials SET first_used_at = now()
@@ -33,9 +36,6 @@ constexpr Query kRevokeNodeCredential{"revoke_node_credential", R"(
 constexpr Query kRevokeUnusedSuccessors{"revoke_unused_node_credential_successors", R"(
   UPDATE node_credentials SET revoked_at = now(), revoked_reason = 'superseded'
    WHERE predecessor_id = $1 AND first_used_at IS NULL AND revoked_at IS NULL)"};
-// Serialises rotations of one credential: two racing ones leave one live successor.
-constexpr Query kLockNodeCredential{"lock_node_credential",
-                                    "SELECT 1 FROM node_credentials WHERE id = $1 FOR UPDATE"};
 constexpr Query kRequestNodeCredentialRotation{"request_node_credential_rotation", R"(
   UPDATE node_credentials SET rotate_requested_at = coalesce(rotate_requested_at, now())
    WHERE node_id = $1 AND revoked_at IS NULL)"};

@@ -60,6 +60,26 @@ inventory::GpuFlag flagOf(inventory::Database& db, const std::string& serial) {
   return flags->front();
 }
 
+// A reading of GPU `serial` in the node (so the flag names the node), and a drain flag's draft
+// for it (XID 79).
+h::FlagDraft readingAndDrainDraft(inventory::Database& db, inventory::Id node_id,
+                                  const std::string& serial, h::Seconds now) {
+  h::GpuSample s;
+  s.serial = serial;
+  s.temperature_c = 60;
+  ENGINE_REQUIRE_OK(
+      inventory::ingestHealthBatch(db, node_id, {now - std::chrono::minutes(1), {s}}, now));
+  h::FlagDraft d;
+  d.serial = serial;
+  d.rule = "nvidia.xid_drain";
+  d.severity = h::FlagSeverity::kCritical;
+  d.action = h::FlagAction::kDrain;
+  d.reason = "XID 79: fallen off the bus";
+  d.evidence_json = "{}";
+  d.raised_at = now - std::chrono::minutes(1);
+  return d;
+}
+
 // The flag drain and release runs, their hook pointing at `scheduler`.
 void registerFlagRuns(workflows::Engine& engine, const inventory::DatabasePtr& db,
                       const std::shared_ptr<workflows::FakeClock>& clock, Scheduler& scheduler) {
@@ -216,19 +236,7 @@ TEST_CASE("a drain run resumed after it recorded the action drains the node, onc
   auto node = inventory::createNode(*t.db, spec, "test");
   ENGINE_REQUIRE_OK(node);
   const auto now = std::chrono::floor<std::chrono::seconds>(clock->now());
-  h::GpuSample s;
-  s.serial = "GPU-FD-R";
-  s.temperature_c = 60;
-  ENGINE_REQUIRE_OK(
-      inventory::ingestHealthBatch(*t.db, node->id, {now - std::chrono::minutes(1), {s}}, now));
-  h::FlagDraft d;
-  d.serial = "GPU-FD-R";
-  d.rule = "nvidia.xid_drain";
-  d.severity = h::FlagSeverity::kCritical;
-  d.action = h::FlagAction::kDrain;
-  d.reason = "XID 79: fallen off the bus";
-  d.evidence_json = "{}";
-  d.raised_at = now - std::chrono::minutes(1);
+  const auto d = readingAndDrainDraft(*t.db, node->id, "GPU-FD-R", now);
   auto raised = inventory::raiseFlags(*t.db, {d}, now);
   ENGINE_REQUIRE_OK(raised);
   REQUIRE(raised->raised.size() == 1);
@@ -278,20 +286,7 @@ TEST_CASE("clearing the flags that drained a node gives it back once, when nothi
   const auto now = std::chrono::floor<std::chrono::seconds>(clock->now());
   std::vector<h::FlagDraft> drafts;
   for (const char* serial : {"GPU-FR-0", "GPU-FR-1"}) {
-    h::GpuSample s;
-    s.serial = serial;
-    s.temperature_c = 60;
-    ENGINE_REQUIRE_OK(
-        inventory::ingestHealthBatch(*t.db, node->id, {now - std::chrono::minutes(1), {s}}, now));
-    h::FlagDraft d;
-    d.serial = serial;
-    d.rule = "nvidia.xid_drain";
-    d.severity = h::FlagSeverity::kCritical;
-    d.action = h::FlagAction::kDrain;
-    d.reason = "XID 79: fallen off the bus";
-    d.evidence_json = "{}";
-    d.raised_at = now - std::chrono::minutes(1);
-    drafts.push_back(d);
+    drafts.push_back(readingAndDrainDraft(*t.db, node->id, serial, now));
   }
   ENGINE_REQUIRE_OK(inventory::raiseFlags(*t.db, drafts, now));
   ENGINE_REQUIRE_OK(workflows::startFlagActions(*t.db, start));

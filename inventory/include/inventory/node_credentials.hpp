@@ -44,7 +44,8 @@ common::Result<NodeCredentialGrant> checkNodeCredential(Database& db, const std:
 // The agent's half of a rotation: the presented credential (checked as above) gets a successor
 // with hash `successor_hash`; successors of it issued earlier and never used are revoked
 // ("superseded"), so a retried rotation leaves one. The presented credential stays valid until the
-// successor is first used.
+// successor is first used. Checked and rotated in one transaction holding the presented row;
+// errors as checkNodeCredential's.
 common::Result<Id> rotateNodeCredential(Database& db, const std::string& presented_hash, Id node_id,
                                         const std::string& successor_hash);
 

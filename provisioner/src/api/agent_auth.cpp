@@ -62,11 +62,16 @@ common::Result<MintedCredential> mintNodeCredential(
   return minted;
 }
 
+common::Result<std::string> monitorCredentialOf(const http::Request& request) {
+  std::string token(http::bearerToken(request.header("Authorization")));
+  if (token.empty()) return common::fail(missingToken("node credential"));
+  return token;
+}
+
 common::Result<inventory::NodeCredentialGrant> authorizeMonitor(inventory::Database& db,
                                                                 const http::Request& request,
                                                                 inventory::Id node_id) {
-  const std::string token(http::bearerToken(request.header("Authorization")));
-  if (token.empty()) return common::fail(missingToken("node credential"));
+  PROV_ASSIGN(auto token, monitorCredentialOf(request));
   return inventory::checkNodeCredential(db, common::sha256Hex(token), node_id);
 }
 

@@ -35,6 +35,9 @@ struct MintedCredential {
 common::Result<MintedCredential> mintNodeCredential(
     const std::function<common::Result<inventory::Id>(const std::string& hash)>& store);
 
+// The request's bearer monitor credential; Unauthenticated "agent_token_missing" without one.
+common::Result<std::string> monitorCredentialOf(const http::Request& request);
+
 // Checks the request's bearer monitor credential for a call about `node_id`.
 common::Result<inventory::NodeCredentialGrant> authorizeMonitor(inventory::Database& db,
                                                                 const http::Request& request,

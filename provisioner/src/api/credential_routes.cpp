@@ -49,8 +49,8 @@ Result<Response> enroll(const ApiContext& ctx, const Request& req) {
 // POST /api/v1/agent/nodes/{node_id}/credential/rotate (the current credential).
 Result<Response> rotate(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto node_id, idParam(req, "node_id"));
-  const std::string presented(http::bearerToken(req.header("Authorization")));
-  PROV_TRY(authorizeMonitor(*ctx.db, req, node_id));
+  // The store checks the presented credential, in the transaction that rotates it.
+  PROV_ASSIGN(auto presented, monitorCredentialOf(req));
   PROV_ASSIGN(auto minted, mintNodeCredential([&](const std::string& hash) {
                 return inventory::rotateNodeCredential(*ctx.db, common::sha256Hex(presented),
                                                        node_id, hash);
