@@ -133,10 +133,11 @@ common::Result<FlagRaiseResult> raiseFlags(Database& db, const std::vector<h::Fl
         const std::string at = detail::sqlTime(now);
         for (const auto& d : drafts) {
           const std::string evidence_at = detail::sqlTime(d.raised_at);
-          auto rows = tx.exec(
-              detail::kRaiseFlag, d.serial, d.rule, std::string(h::toString(d.severity)),
-              std::string(h::toString(d.action)), d.reason,
-              d.evidence_json.empty() ? std::string("{}") : d.evidence_json, evidence_at, at);
+          auto rows =
+              tx.exec(detail::kRaiseFlag, d.serial, d.rule, std::string(h::toString(d.severity)),
+                      std::string(h::toString(d.action)), d.reason,
+                      d.evidence_json.empty() ? std::string("{}") : d.evidence_json, evidence_at,
+                      at, static_cast<long long>(d.node_id));
           if (!rows.empty()) {
             out.raised.push_back(flagFromRow(rows[0]));
           } else if (tx.exec(detail::kFlagSuppressed, d.serial, d.rule, evidence_at)[0][0]

@@ -42,6 +42,7 @@ HealthPoint pointFromRow(const pqxx::row& row) {
   p.ecc_uncorrected = whole(row[18]);
   p.xids = whole(row[19]);
   p.worst_class = static_cast<int>(whole(row[20]));
+  p.source = detail::text(row[21]);
   return p;
 }
 

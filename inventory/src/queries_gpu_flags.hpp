@@ -19,7 +19,8 @@ constexpr Query kRaiseFlag{"raise_gpu_flag", R"(
     INSERT INTO gpu_flags (gpu_serial, rule, severity, action, reason, evidence, node_id,
                            evidence_at, raised_at)
     SELECT $1, $2, $3, $4, $5, $6::jsonb,
-           (SELECT node_id FROM gpu_counter_state WHERE gpu_serial = $1),
+           COALESCE(NULLIF($9::bigint, 0),
+                    (SELECT node_id FROM gpu_counter_state WHERE gpu_serial = $1)),
            $7::timestamptz, $8::timestamptz
      WHERE NOT EXISTS (SELECT 1 FROM gpu_flags c
                         WHERE c.gpu_serial = $1 AND c.rule = $2 AND c.state = 'cleared'

@@ -181,28 +181,30 @@ constexpr Query kRollUpDays{"roll_up_gpu_health_days",
   " h.temperature_min, h.temperature_max, h.power_n, h.power_sum, h.power_min, h.power_max," \
   " h.sm_clock_n, h.sm_clock_sum, h.sm_clock_min, h.sm_clock_max, h.throttled_samples,"      \
   " h.clock_event_reasons, h.ecc_corrected_delta, h.ecc_uncorrected_delta, h.xid_count,"     \
-  " h.worst_class FROM (" source ") h ORDER BY h.at, h.node_id"
+  " h.worst_class, h.source FROM (" source ") h ORDER BY h.at, h.node_id"
 constexpr Query kRawPoints{
     "gpu_health_raw_points",
-    INVENTORY_POINT_SELECT("SELECT s.sampled_at AS at, " INVENTORY_SAMPLE_AS_ROLLUP
+    INVENTORY_POINT_SELECT("SELECT s.sampled_at AS at, s.source, " INVENTORY_SAMPLE_AS_ROLLUP
                            " FROM gpu_health_samples s"
                            " WHERE s.gpu_serial = $1"
                            " AND s.sampled_at >= $2::timestamptz"
                            " AND s.sampled_at < $3::timestamptz")};
 constexpr Query kHourlyPoints{
     "gpu_health_hourly_points",
-    INVENTORY_POINT_SELECT("SELECT h.bucket AS at, " INVENTORY_BUCKET_AS_ROLLUP
-                           " FROM gpu_health_hourly h"
-                           " WHERE h.gpu_serial = $1"
-                           " AND h.bucket >= $2::timestamptz"
-                           " AND h.bucket < $3::timestamptz")};
+    INVENTORY_POINT_SELECT(
+        "SELECT h.bucket AS at, NULL::text AS source, " INVENTORY_BUCKET_AS_ROLLUP
+        " FROM gpu_health_hourly h"
+        " WHERE h.gpu_serial = $1"
+        " AND h.bucket >= $2::timestamptz"
+        " AND h.bucket < $3::timestamptz")};
 constexpr Query kDailyPoints{
     "gpu_health_daily_points",
-    INVENTORY_POINT_SELECT("SELECT h.bucket AS at, " INVENTORY_BUCKET_AS_ROLLUP
-                           " FROM gpu_health_daily h"
-                           " WHERE h.gpu_serial = $1"
-                           " AND h.bucket >= $2::timestamptz"
-                           " AND h.bucket < $3::timestamptz")};
+    INVENTORY_POINT_SELECT(
+        "SELECT h.bucket AS at, NULL::text AS source, " INVENTORY_BUCKET_AS_ROLLUP
+        " FROM gpu_health_daily h"
+        " WHERE h.gpu_serial = $1"
+        " AND h.bucket >= $2::timestamptz"
+        " AND h.bucket < $3::timestamptz")};
 constexpr Query kGpuHealthEvents{"gpu_health_events_in_range", R"(
   SELECT id, kind, iso8601(at), node_id, detail::text FROM gpu_health_events
    WHERE gpu_serial = $1 AND at >= $2::timestamptz AND at < $3::timestamptz

@@ -149,6 +149,61 @@ common::Result<void> setGpuFaults(Faults& f, const Json& v, const std::string& n
   return common::success();
 }
 
+common::Result<int> componentIndex(const Json& v, const std::string& name) {
+  if (!v.is_number_integer() || v.get<std::int64_t>() < 1 ||
+      v.get<std::int64_t>() > kMaxSimulatedGpus) {
+    return badMember(name, "an integer from 1 to " + std::to_string(kMaxSimulatedGpus));
+  }
+  return static_cast<int>(v.get<std::int64_t>());
+}
+
+// {"<index_key>": n, "health": "Warning"|"Critical", "message": text}, or null.
+Setter componentHealth(std::optional<ComponentHealthFault> BehaviourFaults::*field,
+                       const char* indexKey) {
+  return
+      [field, indexKey](Faults& f, const Json& v, const std::string& name) -> common::Result<void> {
+        if (v.is_null()) {
+          (f.behaviour.*field).reset();
+          return common::success();
+        }
+        if (!v.is_object()) return badMember(name, "an object or null");
+        ComponentHealthFault fault;
+        for (const auto& [key, value] : v.items()) {
+          const std::string at = name + "." + key;
+          if (key == indexKey) {
+            PROV_ASSIGN(fault.index, componentIndex(value, at));
+          } else if (key == "health") {
+            if (value != "Warning" && value != "Critical") {
+              return badMember(at, "\"Warning\" or \"Critical\"");
+            }
+            fault.health = value.get<std::string>();
+          } else if (key == "message") {
+            if (!value.is_string()) return badMember(at, "a string");
+            fault.message = value.get<std::string>();
+          } else {
+            return common::invalidArgument(
+                "invalid_fault", "fault member '" + name + "' has no member '" + key + "'", at);
+          }
+        }
+        f.behaviour.*field = std::move(fault);
+        return common::success();
+      };
+}
+
+common::Result<void> setGpuOffBus(Faults& f, const Json& v, const std::string& name) {
+  if (v.is_null()) {
+    f.behaviour.gpuOffBus.reset();
+    return common::success();
+  }
+  PROV_ASSIGN(f.behaviour.gpuOffBus, componentIndex(v, name));
+  return common::success();
+}
+
+Json componentHealthJson(const std::optional<ComponentHealthFault>& fault, const char* indexKey) {
+  if (!fault) return nullptr;
+  return {{indexKey, fault->index}, {"health", fault->health}, {"message", fault->message}};
+}
+
 Json gpuFaultJson(const agent::SimFault& fault) {
   Json out = {{"gpu", fault.gpu}, {"kind", fault.kind}};
   if (fault.factor != 1) out["factor"] = fault.factor;
@@ -187,6 +242,9 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"drive_erase_fails", flag(&BehaviourFaults::driveEraseFails)},
       {"drive_erase_hangs", flag(&BehaviourFaults::driveEraseHangs)},
       {"secure_erase_unsupported", flag(&BehaviourFaults::secureEraseUnsupported)},
+      {"gpu_health", componentHealth(&BehaviourFaults::gpuHealth, "gpu")},
+      {"gpu_off_bus", setGpuOffBus},
+      {"psu_health", componentHealth(&BehaviourFaults::psuHealth, "psu")},
   };
   return table;
 }
@@ -243,6 +301,9 @@ nlohmann::json faultsToJson(const Faults& faults) {
   for (const auto& fault : faults.host.gpuFaults) out["gpu_faults"].push_back(gpuFaultJson(fault));
   if (b.maxSessions) out["max_sessions"] = *b.maxSessions;
   if (b.chassisSerial) out["chassis_serial"] = *b.chassisSerial;
+  out["gpu_health"] = componentHealthJson(b.gpuHealth, "gpu");
+  out["gpu_off_bus"] = b.gpuOffBus ? Json(*b.gpuOffBus) : Json(nullptr);
+  out["psu_health"] = componentHealthJson(b.psuHealth, "psu");
   return out;
 }
 

@@ -13,8 +13,10 @@
 
 #include "inventory/images.hpp"
 #include "inventory/migrations.hpp"
+#include "inventory/nodes.hpp"
 #include "inventory/purchase_orders.hpp"
 #include "inventory/sites.hpp"
+#include "inventory/workflow_runs.hpp"
 #include "support/test_database.hpp"
 
 namespace lifecycle_test {
@@ -161,6 +163,35 @@ std::string LifecycleFixture::scalar(const std::string& sql) const {
   auto r = tx.exec(sql);
   if (r.empty()) return "";
   return r[0][0].is_null() ? "<null>" : r[0][0].c_str();
+}
+
+inventory::Id LifecycleFixture::addReadyNode(int number, const std::string& model,
+                                             const std::string& state) {
+  const auto b = bmc(number);
+  inventory::NodeSpec spec;
+  spec.chassis_serial = b.identity.chassisSerial;
+  spec.hardware_model = model;
+  spec.bmc_address = b.address;
+  spec.bmc_mac = b.identity.bmcMac;
+  spec.rack_id = rack_id;
+  spec.state = state;
+  const auto node = need(inventory::createNode(*db, spec, "test"), "create node");
+  inventory::NewWorkflowRun run;
+  run.kind = workflows::kNodeLifecycle;
+  run.subject = "bmc:" + b.identity.bmcMac;
+  run.node_id = node.id;
+  run.step = "handoff";
+  run.now = clock->now();
+  run.context_json = nlohmann::json{{"base_url", b.baseUrl},
+                                    {"bmc_address", b.address},
+                                    {"bmc_mac", b.identity.bmcMac},
+                                    {"system_path", "/redfish/v1/Systems/DGX"},
+                                    {"chassis_path", "/redfish/v1/Chassis/DGX"}}
+                         .dump();
+  const auto created = need(inventory::createWorkflowRun(*db, run), "create run");
+  need(inventory::cancelWorkflowRun(*db, created.run.id, "test", "done", clock->now()),
+       "finish run");
+  return node.id;
 }
 
 Driven drive(StepFn step, const workflows::lifecycle::Env& env, workflows::StepContext& ctx,

@@ -51,6 +51,10 @@ class LifecycleFixture {
   nlohmann::json snapshot(int number) const;
   // First column of the first row as text ("" when no row, "<null>" for NULL).
   std::string scalar(const std::string& sql) const;
+  // BMC `number` as a node in service (`state`, model `model`) with what the lifecycle learnt of
+  // its BMC, where workflows look for it (a finished node_lifecycle run); the node's id.
+  inventory::Id addReadyNode(int number, const std::string& model = "DGXH100",
+                             const std::string& state = "ready");
 
   FixtureOptions options;
   std::string db_url;

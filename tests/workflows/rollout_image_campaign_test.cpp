@@ -56,32 +56,7 @@ struct ImageBench {
     return o;
   }
 
-  void addNode(int number) {
-    const auto b = fx.bmc(number);
-    inventory::NodeSpec spec;
-    spec.chassis_serial = b.identity.chassisSerial;
-    spec.hardware_model = model;
-    spec.bmc_address = b.address;
-    spec.bmc_mac = b.identity.bmcMac;
-    spec.rack_id = fx.rack_id;
-    spec.state = "ready";
-    const auto node = need(inventory::createNode(*fx.db, spec, "test"));
-    node_ids.push_back(node.id);
-    inventory::NewWorkflowRun run;
-    run.kind = workflows::kNodeLifecycle;
-    run.subject = "bmc:" + b.identity.bmcMac;
-    run.node_id = node.id;
-    run.step = "handoff";
-    run.now = fx.clock->now();
-    run.context_json = json{{"base_url", b.baseUrl},
-                            {"bmc_address", b.address},
-                            {"bmc_mac", b.identity.bmcMac},
-                            {"system_path", "/redfish/v1/Systems/DGX"},
-                            {"chassis_path", "/redfish/v1/Chassis/DGX"}}
-                           .dump();
-    const auto created = need(inventory::createWorkflowRun(*fx.db, run));
-    need(inventory::cancelWorkflowRun(*fx.db, created.run.id, "test", "done", fx.clock->now()));
-  }
+  void addNode(int number) { node_ids.push_back(fx.addReadyNode(number, model)); }
 
   void registerImage(const std::string& version) {
     inventory::ImageRecord image;

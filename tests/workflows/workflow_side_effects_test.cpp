@@ -15,6 +15,7 @@
 
 #include "workflows/decommission/workflow.hpp"
 #include "workflows/health_flag_drain.hpp"
+#include "workflows/health_sweep.hpp"
 #include "workflows/health_upkeep.hpp"
 #include "workflows/lifecycle.hpp"
 #include "workflows/reinventory.hpp"
@@ -34,6 +35,7 @@ std::vector<workflows::WorkflowDef> registeredDefinitions() {
       workflows::firmwareReinventoryWorkflow(deps, lifecycle, {}),
       workflows::nodeDecommissionWorkflow(deps, lifecycle, rollout, {}),
       workflows::gpuHealthUpkeepWorkflow(nullptr, {}),
+      workflows::gpuHealthSweepWorkflow(deps, lifecycle, {}),
       workflows::gpuFlagDrainWorkflow(deps, lifecycle, rollout),
       workflows::gpuFlagReleaseWorkflow(deps, lifecycle, rollout),
   };

@@ -48,8 +48,8 @@ struct FlagRaiseResult {
 // Raises each draft in one transaction, unless the GPU already has an open (or acknowledged)
 // flag of that rule, or an operator cleared one of that rule at or after the draft's evidence
 // time (the evidence they dismissed). Each new flag writes a flag_raised event at `now`, with
-// the node from the GPU's counter state. Invalid drafts (empty serial, rule or reason, evidence
-// not a JSON object) are refused whole (invalid_argument).
+// the draft's node, else the node of the GPU's counter state. Invalid drafts (empty serial, rule or
+// reason, evidence not a JSON object) are refused whole (invalid_argument).
 common::Result<FlagRaiseResult> raiseFlags(Database& db,
                                            const std::vector<health::FlagDraft>& drafts,
                                            health::Seconds now);

@@ -85,6 +85,7 @@ struct HealthPoint {
   long long ecc_uncorrected = 0;
   long long xids = 0;
   int worst_class = 0;  // health::HealthClass
+  std::string source;   // a raw reading's: "agent", or "bmc" (the out-of-band sweep); roll-ups: ""
 };
 
 struct GpuHealthEvent {

@@ -161,18 +161,20 @@ json statJson(const h::Stat& s) {
 }
 
 json pointJson(const inventory::HealthPoint& p) {
-  return {{"at", p.at},
-          {"node_id", p.node_id},
-          {"samples", p.samples},
-          {"temperature_c", statJson(p.temperature_c)},
-          {"power_w", statJson(p.power_w)},
-          {"sm_clock_mhz", statJson(p.sm_clock_mhz)},
-          {"throttled_samples", p.throttled_samples},
-          {"clock_event_reasons", p.clock_event_reasons},
-          {"ecc_corrected", p.ecc_corrected},
-          {"ecc_uncorrected", p.ecc_uncorrected},
-          {"xids", p.xids},
-          {"health_class", h::toString(static_cast<h::HealthClass>(p.worst_class))}};
+  json out = {{"at", p.at},
+              {"node_id", p.node_id},
+              {"samples", p.samples},
+              {"temperature_c", statJson(p.temperature_c)},
+              {"power_w", statJson(p.power_w)},
+              {"sm_clock_mhz", statJson(p.sm_clock_mhz)},
+              {"throttled_samples", p.throttled_samples},
+              {"clock_event_reasons", p.clock_event_reasons},
+              {"ecc_corrected", p.ecc_corrected},
+              {"ecc_uncorrected", p.ecc_uncorrected},
+              {"xids", p.xids},
+              {"health_class", h::toString(static_cast<h::HealthClass>(p.worst_class))}};
+  if (!p.source.empty()) out["source"] = p.source;
+  return out;
 }
 
 json eventJson(const inventory::GpuHealthEvent& e) {

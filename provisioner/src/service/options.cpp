@@ -175,6 +175,18 @@ std::map<std::string, Setter> flagSetters() {
          o.firmware_reinventory_per_minute = static_cast<int>(n);
          return common::success();
        })},
+      {"--health-sweep-per-minute",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--health-sweep-per-minute", v, 0, 100000));
+         o.health_sweep_per_minute = static_cast<int>(n);
+         return common::success();
+       })},
+      {"--monitor-interval",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--monitor-interval", v, 5, 3600));
+         o.monitor_interval_s = static_cast<int>(n);
+         return common::success();
+       })},
       {"--boot-token-ttl",
        Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
          PROV_ASSIGN(auto n, parseNumber("--boot-token-ttl", v, 60, 7 * 86400));
@@ -325,6 +337,10 @@ workflows (docs/workflows.md):
   --firmware-reinventory-hours H      re-read in-service nodes' FirmwareInventory when the last
                               read is H hours old (default 6; 0: never)
   --firmware-reinventory-per-minute N at most N such reads a minute, fleet-wide (default 120)
+  --monitor-interval S        the nodes' resident monitor sends every S s (default 30); a node
+                              silent for 3 intervals is read through its BMC (docs/health.md)
+  --health-sweep-per-minute N at most N silent nodes' BMCs read a minute, fleet-wide (default
+                              60; 0: no sweep)
 
 image commands (docs/images.md):
   image keygen|manifest|sign|verify ...      offline: keys, manifests, signatures

@@ -12,6 +12,7 @@
 #include "workflows/discovery.hpp"
 #include "workflows/engine.hpp"
 #include "workflows/health_flag_drain.hpp"
+#include "workflows/health_sweep.hpp"
 #include "workflows/health_upkeep.hpp"
 #include "workflows/lifecycle.hpp"
 #include "workflows/reinventory.hpp"
@@ -116,6 +117,11 @@ void WorkflowRuntime::start() {
       spdlog::warn("firmware re-inventory not started: {}", started.error().message);
     }
   }
+  if (health_sweep) {
+    if (auto started = workflows::ensureHealthSweepRun(*engine); !started) {
+      spdlog::warn("out-of-band health sweep not started: {}", started.error().message);
+    }
+  }
   if (auto started = workflows::ensureHealthUpkeepRun(*engine); !started) {
     spdlog::warn("GPU health upkeep not started: {}", started.error().message);
   }
@@ -157,6 +163,11 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   reinventory.per_minute = o.firmware_reinventory_per_minute;
   rt->engine->registerWorkflow(workflows::firmwareReinventoryWorkflow(deps, settings, reinventory));
   rt->reinventory = o.firmware_reinventory_hours > 0;
+  workflows::HealthSweepOptions health_sweep;
+  health_sweep.agent_interval = std::chrono::seconds(o.monitor_interval_s);
+  health_sweep.per_minute = o.health_sweep_per_minute;
+  rt->engine->registerWorkflow(workflows::gpuHealthSweepWorkflow(deps, settings, health_sweep));
+  rt->health_sweep = o.health_sweep_per_minute > 0;
   workflows::HealthUpkeepOptions upkeep;
   workflows::Engine* owner = rt->engine.get();  // the engine outlives the workflows it runs
   upkeep.start_run = [owner](const workflows::StartRequest& request) {

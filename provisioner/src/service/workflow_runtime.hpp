@@ -29,6 +29,7 @@ struct WorkflowRuntime {
   std::shared_ptr<workflows::Engine> engine;
   std::shared_ptr<workflows::Sweeper> sweeper;
   bool reinventory = false;  // start the fleet's firmware re-inventory run with the engine
+  bool health_sweep = false;  // start the fleet's out-of-band health sweep run
 
   ~WorkflowRuntime();  // stop()
   void start();

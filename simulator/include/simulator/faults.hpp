@@ -26,6 +26,14 @@ struct TransportFaults {
   double malformedRate = 0.0;  // the JSON body is cut in half
 };
 
+// What the BMC reports of one component's health: the n-th (from 1, in the BMC's order) GPU or
+// power supply gets Status.Health `health` with a Condition carrying `message`.
+struct ComponentHealthFault {
+  int index = 1;
+  std::string health = "Critical";  // "Warning" or "Critical"
+  std::string message;
+};
+
 struct BehaviourFaults {
   bool hungTasks = false;                    // tasks stay Running at their first percentage forever
   std::optional<int> maxSessions;            // overrides the profile's session limit
@@ -45,6 +53,10 @@ struct BehaviourFaults {
   bool driveEraseFails = false;         // Drive.SecureErase tasks end in Exception (Critical)
   bool driveEraseHangs = false;         // Drive.SecureErase tasks stay Running forever
   bool secureEraseUnsupported = false;  // drives offer no #Drive.SecureErase; a POST is refused
+  // Out-of-band health (docs/simulator.md, "Faults").
+  std::optional<ComponentHealthFault> gpuHealth;  // a GPU's Status as the BMC words it
+  std::optional<int> gpuOffBus;  // the n-th GPU's link shows 0 lanes while its Status says OK
+  std::optional<ComponentHealthFault> psuHealth;  // a power supply's Status
 };
 
 // A firmware that makes the GPUs slower: while a FirmwareInventory member whose Id or Name
@@ -78,7 +90,10 @@ struct Faults {
 //  "firmware_task_fails": false, "firmware_version_unchanged": false,
 //  "downgrade_needs_force": true, "away_after_update_minutes": 10, "bmc_restart_seconds": 60,
 //  "firmware_slowdown": {"match": "HGX_FW_GPU", "version": "24.10.1", "percent": 6},
-//  "gpu_faults": [{"gpu": 3, "kind": "low_hbm_bandwidth", "factor": 0.8}]}
+//  "gpu_faults": [{"gpu": 3, "kind": "low_hbm_bandwidth", "factor": 0.8}],
+//  "gpu_health": {"gpu": 4, "health": "Critical", "message": "..."}, "gpu_off_bus": 3,
+//  "psu_health": {"psu": 2, "health": "Warning", "message": "..."}}
+// gpu_health, gpu_off_bus and psu_health take null to clear them; indexes count from 1.
 // firmware_slowdown takes one rule or an array of them and replaces the whole list; null or []
 // clears it.
 // gpu_faults takes agent::SimFault's JSON form (validated by the agent's parser, GPU index below

@@ -53,6 +53,8 @@ struct VendorBehaviour {
   std::map<std::string, std::string> secureErase;  // action target -> drive path
   std::vector<std::string> gpus;                   // GPU Processors (or GPU PCIe devices), in order
   std::vector<std::string> gpuPcieDevices;  // PCIeDevices of GPUs (link width reported there)
+  std::vector<std::string> powerSupplies;   // PowerSupply resources (PowerSubsystem), in order
+  std::string legacyPowerPath;              // else: the Power resource whose array lists them
   std::vector<std::string> hostEthernetInterfaces;
   std::string dellJobsPath;                     // Dell: BIOS settings apply through a job
   std::string messagePrefix = "Base.1.12.";     // vendor's Base message registry version

@@ -50,6 +50,47 @@ void overlaySystem(const ModelState& s, const std::string& path, nlohmann::json&
   if (!it->second.httpBootUri.empty()) boot["HttpBootUri"] = it->second.httpBootUri;
 }
 
+// The n-th (from 1) path of `paths` is `path`.
+bool isNth(const std::vector<std::string>& paths, int n, const std::string& path) {
+  return n >= 1 && static_cast<std::size_t>(n) <= paths.size() && paths[n - 1] == path;
+}
+
+void setHealth(nlohmann::json& resource, const ComponentHealthFault& fault) {
+  auto& status = resource["Status"];
+  if (!status.is_object()) status = nlohmann::json::object();
+  status["Health"] = fault.health;
+  status["HealthRollup"] = fault.health;
+  status["Conditions"] =
+      nlohmann::json::array({{{"MessageId", "ResourceEvent.1.0.ResourceErrorsDetected"},
+                              {"Message", fault.message},
+                              {"Severity", fault.health}}});
+}
+
+// What the BMC reports of a GPU's or a power supply's health (gpu_health, gpu_off_bus,
+// psu_health faults).
+void overlayComponentHealth(const ModelState& s, const std::string& path, nlohmann::json& body) {
+  const auto& b = s.behaviour();
+  const auto& f = s.faults;
+  if (f.gpuHealth && isNth(b.gpus, f.gpuHealth->index, path)) setHealth(body, *f.gpuHealth);
+  if (f.gpuOffBus && isNth(b.gpus, *f.gpuOffBus, path)) {
+    auto processor_link = body.find("SystemInterface");
+    if (processor_link != body.end() && processor_link->is_object()) {
+      auto pcie = processor_link->find("PCIe");
+      if (pcie != processor_link->end() && pcie->is_object()) (*pcie)["LanesInUse"] = 0;
+    }
+    auto device_link = body.find("PCIeInterface");
+    if (device_link != body.end() && device_link->is_object()) (*device_link)["LanesInUse"] = 0;
+  }
+  if (!f.psuHealth) return;
+  if (isNth(b.powerSupplies, f.psuHealth->index, path)) setHealth(body, *f.psuHealth);
+  if (b.powerSupplies.empty() && path == b.legacyPowerPath) {
+    auto& list = body["PowerSupplies"];
+    if (list.is_array() && static_cast<std::size_t>(f.psuHealth->index) <= list.size()) {
+      setHealth(list[f.psuHealth->index - 1], *f.psuHealth);
+    }
+  }
+}
+
 void overlayFaults(const ModelState& s, const std::string& path, nlohmann::json& body) {
   const auto& b = s.behaviour();
   if (path == s.loginAccount) body["UserName"] = s.credentials.username;
@@ -140,6 +181,7 @@ std::optional<nlohmann::json> render(ModelState& s, const std::string& path, boo
   overlayFirmware(s, path, *body);
   overlayChassisReset(s, path, *body);
   overlayFaults(s, path, *body);
+  if (body->is_object()) overlayComponentHealth(s, path, *body);
   overlayCollection(s, path, *body);
   if (withEtag && body->is_object()) (*body)["@odata.etag"] = etagOf(*body);
   return body;

@@ -164,9 +164,27 @@ void findGpus(const Profile& profile, VendorBehaviour& b) {
   if (b.gpus.empty()) b.gpus = gpuDevices;  // Supermicro: GPUs only as PCIe devices
 }
 
+// Power supplies as resources (PowerSubsystem/PowerSupplies/<id>), else the first legacy Power
+// resource that lists them in its array.
+void findPowerSupplies(const Profile& profile, VendorBehaviour& b) {
+  for (const auto& [path, body] : profile.resources->items()) {
+    const std::string collection = "/PowerSupplies";
+    auto parent = path.substr(0, path.rfind('/'));
+    if (parent.size() > collection.size() &&
+        parent.compare(parent.size() - collection.size(), collection.size(), collection) == 0) {
+      b.powerSupplies.push_back(path);
+    }
+    const auto* list = member(body, "PowerSupplies");
+    if (b.legacyPowerPath.empty() && list && list->is_array() && !list->empty()) {
+      b.legacyPowerPath = path;
+    }
+  }
+}
+
 // Drives with Drive.SecureErase, the BIOS registry file and Dell's jobs collection.
 void scanTree(const Profile& profile, VendorBehaviour& b) {
   findGpus(profile, b);
+  findPowerSupplies(profile, b);
   for (const auto& host : b.hostSystems) {
     const auto* system = profile.find(host);
     if (!system) continue;

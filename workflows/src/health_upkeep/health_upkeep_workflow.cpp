@@ -4,6 +4,7 @@
 
 #include "inventory/gpu_health.hpp"
 #include "inventory/health/time.hpp"
+#include "workflows/fleet_run.hpp"
 #include "workflows/health_flags.hpp"
 
 namespace workflows {
@@ -47,26 +48,14 @@ StepOutcome maintain(inventory::Database& db, const HealthUpkeepOptions& options
 }  // namespace
 
 WorkflowDef gpuHealthUpkeepWorkflow(inventory::DatabasePtr db, HealthUpkeepOptions options) {
-  StepDef step;
-  step.name = "maintain";
-  step.run = [db, options](StepContext& ctx) { return maintain(*db, options, ctx); };
-  step.max_attempts = 30;
-  step.backoff_base = Duration(5000);
-  step.backoff_cap = Duration(300000);
-  WorkflowDef def;
-  def.kind = kGpuHealthUpkeep;
-  def.first_step = "maintain";
-  def.steps = {step};
-  return def;
+  return fleetRunWorkflow(
+      kGpuHealthUpkeep, "maintain",
+      [db, options](StepContext& ctx) { return maintain(*db, options, ctx); }, Duration(5000),
+      Duration(300000));
 }
 
 common::Result<void> ensureHealthUpkeepRun(Engine& engine) {
-  StartRequest request;
-  request.kind = kGpuHealthUpkeep;
-  request.subject = "fleet";
-  request.actor = "service";
-  PROV_TRY(engine.start(request));
-  return common::success();
+  return ensureFleetRun(engine, kGpuHealthUpkeep);
 }
 
 }  // namespace workflows

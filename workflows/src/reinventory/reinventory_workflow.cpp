@@ -9,6 +9,7 @@
 #include "../lifecycle/host_control.hpp"
 #include "due_nodes.hpp"
 #include "inventory/node_firmware.hpp"
+#include "workflows/fleet_run.hpp"
 #include "workflows/reinventory.hpp"
 
 namespace workflows {
@@ -46,9 +47,9 @@ bool readNode(const Env& env, std::int64_t node_id, TimePoint now) {
   StepContext node_ctx(run, lifecycle::nodeBmcContext(env.life, node_id), now);
   node_ctx.data()["node_id"] = node_id;
   auto client = env.life.bmc(node_ctx);
-  auto members = client ? lifecycle::readFirmwareInventory(**client)
-                        : common::Result<std::vector<lifecycle::FirmwareMember>>(
-                              common::fail(client.error()));
+  auto members =
+      client ? lifecycle::readFirmwareInventory(**client)
+             : common::Result<std::vector<lifecycle::FirmwareMember>>(common::fail(client.error()));
   if (!members) {
     (void)inventory::markNodeFirmwareUnreachable(db, node_id, isoTime(now),
                                                  members.error().message);
@@ -63,17 +64,16 @@ bool readNode(const Env& env, std::int64_t node_id, TimePoint now) {
 
 StepOutcome sweep(const Env& env, StepContext& ctx) {
   const auto& o = env.options;
-  const TimePoint last =
-      lifecycle::timeAt(ctx.data(), "last_tick").value_or(ctx.now() - o.tick);
-  const auto budget = reinventory::tickBudget(
-      o.per_minute, std::chrono::duration_cast<Duration>(ctx.now() - last));
+  const TimePoint last = lifecycle::timeAt(ctx.data(), "last_tick").value_or(ctx.now() - o.tick);
+  const auto budget =
+      reinventory::tickBudget(o.per_minute, std::chrono::duration_cast<Duration>(ctx.now() - last));
   auto rows = inventory::listFleetFirmware(*env.life.deps.db, {});
   if (!rows) return StepOutcome::retry("inventory_error", rows.error().message);
-  const auto due = reinventory::dueNodes(
-      readStates(*rows), ctx.now(),
-      {env.life.settings.timings.scaled(o.interval),
-       env.life.settings.timings.scaled(o.retry_unreachable), o.states},
-      budget);
+  const auto due =
+      reinventory::dueNodes(readStates(*rows), ctx.now(),
+                            {env.life.settings.timings.scaled(o.interval),
+                             env.life.settings.timings.scaled(o.retry_unreachable), o.states},
+                            budget);
   std::atomic<std::size_t> next{0}, failed{0};
   std::vector<std::thread> readers;
   const std::size_t threads = std::min(o.concurrency, due.size());
@@ -88,10 +88,9 @@ StepOutcome sweep(const Env& env, StepContext& ctx) {
   ctx.data()["last_tick"] = isoTime(ctx.now());
   ctx.data()["read"] = ctx.data().value("read", 0) + static_cast<int>(due.size());
   ctx.data()["unreachable"] = ctx.data().value("unreachable", 0) + static_cast<int>(failed);
-  return StepOutcome::waitUntil(
-      ctx.now() + env.life.settings.timings.scaled(o.tick), "next_tick",
-      "read " + std::to_string(due.size()) + " node(s), " + std::to_string(failed.load()) +
-          " unreachable");
+  return StepOutcome::waitUntil(ctx.now() + env.life.settings.timings.scaled(o.tick), "next_tick",
+                                "read " + std::to_string(due.size()) + " node(s), " +
+                                    std::to_string(failed.load()) + " unreachable");
 }
 
 }  // namespace
@@ -100,26 +99,14 @@ WorkflowDef firmwareReinventoryWorkflow(LifecycleDeps deps, LifecycleSettings li
                                         ReinventoryOptions options) {
   auto env = std::make_shared<const Env>(
       Env{lifecycle::Env{std::move(deps), std::move(lifecycle)}, std::move(options)});
-  StepDef step;
-  step.name = "sweep";
-  step.run = [env](StepContext& ctx) { return sweep(*env, ctx); };
-  step.max_attempts = 30;
-  step.backoff_base = env->life.settings.timings.scaled(Duration(5000));
-  step.backoff_cap = env->life.settings.timings.scaled(Duration(300000));
-  WorkflowDef def;
-  def.kind = kFirmwareReinventory;
-  def.first_step = "sweep";
-  def.steps = {step};
-  return def;
+  const auto& timings = env->life.settings.timings;
+  return fleetRunWorkflow(
+      kFirmwareReinventory, "sweep", [env](StepContext& ctx) { return sweep(*env, ctx); },
+      timings.scaled(Duration(5000)), timings.scaled(Duration(300000)));
 }
 
 common::Result<void> ensureReinventoryRun(Engine& engine) {
-  StartRequest request;
-  request.kind = kFirmwareReinventory;
-  request.subject = "fleet";
-  request.actor = "service";
-  PROV_TRY(engine.start(request));
-  return common::success();
+  return ensureFleetRun(engine, kFirmwareReinventory);
 }
 
 }  // namespace workflows

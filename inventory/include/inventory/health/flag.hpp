@@ -3,6 +3,7 @@
 // flag store (inventory/gpu_flags.hpp) keeps them, one open flag per GPU and rule.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,9 @@ struct FlagDraft {
   std::string reason;  // one line an operator reads ("correctable ECC rising: CUSUM 9.1 > 5")
   std::string evidence_json;  // a JSON object with the values that triggered it
   Seconds raised_at{};        // when the evidence was seen (the reading's or the day's time)
+  // The node the evidence was seen in (the out-of-band sweep knows it); 0: the node of the GPU's
+  // last reading (its counter state).
+  std::int64_t node_id = 0;
 };
 
 }  // namespace inventory::health

@@ -57,6 +57,10 @@ struct ServiceOptions {
   int quick_check_seconds = 60;  // each burn-in test of a campaign's quick check
   int firmware_reinventory_hours = 6;
   int firmware_reinventory_per_minute = 120;
+  // The out-of-band health sweep (docs/health.md): nodes silent for 3 monitor intervals are read
+  // through their BMCs, at most this many a minute fleet-wide (0: off).
+  int monitor_interval_s = 30;
+  int health_sweep_per_minute = 60;
   // token subcommands
   std::string token_name;
   std::string token_role;
