@@ -96,6 +96,21 @@ common::Result<std::vector<PlacedGpuReading>> listPlacedGpuReadings(
       });
 }
 
+common::Result<std::vector<HealthSweepRecord>> listHealthSweeps(Database& db,
+                                                                const HealthSweepFilter& filter) {
+  return detail::withRead(
+      db, "list_health_sweeps", [&](Tx& tx) -> common::Result<std::vector<HealthSweepRecord>> {
+        std::vector<HealthSweepRecord> out;
+        for (const auto& row : tx.exec(detail::kListHealthSweeps, filter.page.after,
+                                       filter.reachable, filter.page.limit)) {
+          out.push_back({detail::id(row[0]), detail::text(row[1]), detail::text(row[2]),
+                         detail::text(row[3]), row[4].as<bool>(), detail::integer(row[5]),
+                         detail::text(row[6]), detail::text(row[7])});
+        }
+        return out;
+      });
+}
+
 common::Result<BmcHealthRecord> recordBmcHealth(Database& db, Id node_id, const h::NodeBatch& batch,
                                                 h::Seconds now, const HealthSettings& settings) {
   PROV_TRY(h::validateBatch(batch, now, settings.limits, settings.retention));

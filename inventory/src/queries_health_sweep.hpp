@@ -56,4 +56,14 @@ constexpr Query kRecordHealthSweep{"record_health_sweep", R"(
          swept_at = coalesce(excluded.swept_at, node_health_sweeps.swept_at),
          reachable = excluded.reachable, gpus = excluded.gpus, error = excluded.error)"};
 
+constexpr Query kListHealthSweeps{"list_health_sweeps", R"(
+  SELECT s.node_id, n.state, iso8601(s.attempted_at), iso8601(s.swept_at), s.reachable, s.gpus,
+         s.error,
+         (SELECT iso8601(max(g.last_sample)) FROM gpu_counter_state g WHERE g.node_id = s.node_id)
+    FROM node_health_sweeps s
+    JOIN nodes n ON n.id = s.node_id
+   WHERE s.node_id > $1 AND ($2::boolean IS NULL OR s.reachable = $2::boolean)
+   ORDER BY s.node_id
+   LIMIT $3)"};
+
 }  // namespace inventory::detail

@@ -5,6 +5,7 @@
 #include "boot_test_support.hpp"
 #include "integration/inventory_agent_test_support.hpp"
 #include "inventory/health/time.hpp"
+#include "inventory/health_sweep.hpp"
 
 using nlohmann::json;
 using testing::bearer;
@@ -186,4 +187,59 @@ TEST_CASE("bad health input is a 400 naming the field, and nothing is stored",
   CHECK(bad_by.status == 400);
   CHECK(fieldOf(bad_by) == "by");
   CHECK(fieldOf(read("/api/v1/health/rollups?by=site&to=never")) == "to");
+}
+
+TEST_CASE("the silent nodes the sweep read are listed with why a BMC did not answer",
+          "[integration][api][health][sweep]") {
+  ServiceFixture svc;
+  auto reporting = agentFor(svc, "NODE-SWEEP-1", std::nullopt);
+  const auto never = inventory_test::makeNode(svc.db(), "NODE-SWEEP-2", "", std::nullopt, {});
+  const std::string earlier = timeAgo(std::chrono::minutes{20});
+  REQUIRE(post(svc, reporting, json{{"sampled_at", earlier}, {"gpus", json::array({gpu("G-S1")})}})
+              .status == 200);
+  const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
+  h::NodeBatch bmc;
+  bmc.sampled_at = now;
+  h::GpuSample read;
+  read.serial = "G-S1";
+  read.temperature_c = 48;
+  bmc.gpus.push_back(read);
+  REQUIRE(inventory::recordBmcHealth(svc.db(), reporting.node_id, bmc, now));
+  REQUIRE(inventory::markHealthSweepUnreachable(svc.db(), never.id, now,
+                                                "bmc_unreachable: connection refused"));
+
+  auto all = svc.get("/api/v1/health/sweeps", "viewer");
+  REQUIRE(all.status == 200);
+  auto items = all.json()["items"];
+  REQUIRE(items.size() == 2);
+  CHECK(items[0]["node_id"] == reporting.node_id);
+  CHECK(items[0]["reachable"] == true);
+  CHECK(items[0]["gpus"] == 1);
+  CHECK(h::parseUtc(items[0]["swept_at"].get<std::string>()) == now);
+  CHECK(h::parseUtc(items[0]["last_reading"].get<std::string>()) == h::parseUtc(earlier));
+  CHECK(items[0]["error"].is_null());
+  CHECK(items[1]["node_id"] == never.id);
+  CHECK(items[1]["reachable"] == false);
+  CHECK(items[1]["swept_at"].is_null());
+  CHECK(items[1]["last_reading"].is_null());
+  CHECK(items[1]["error"] == "bmc_unreachable: connection refused");
+
+  auto unreachable = svc.get("/api/v1/health/sweeps?reachable=false", "viewer");
+  REQUIRE(unreachable.json()["items"].size() == 1);
+  CHECK(unreachable.json()["items"][0]["node_id"] == never.id);
+  auto first = svc.get("/api/v1/health/sweeps?limit=1", "viewer");
+  CHECK(first.json()["items"].size() == 1);
+  CHECK_FALSE(first.json()["next_cursor"].is_null());
+  auto bad = svc.get("/api/v1/health/sweeps?reachable=maybe", "viewer");
+  CHECK(bad.status == 400);
+  CHECK(fieldOf(bad) == "reachable");
+  // The BMC's reading is in the GPU's history, marked as the BMC's.
+  auto history = svc.get("/api/v1/gpus/G-S1/health?from=" + timeAgo(std::chrono::hours{1}) +
+                             "&to=" + timeAgo(std::chrono::seconds{-60}),
+                         "viewer");
+  REQUIRE(history.status == 200);
+  auto points = history.json()["points"];
+  REQUIRE(points.size() == 2);
+  CHECK(points[0]["source"] == "agent");
+  CHECK(points[1]["source"] == "bmc");
 }

@@ -36,3 +36,22 @@ TEST_CASE("health flags lists a GPU's flags and clear posts the note", "[integra
   auto both = runCtlAt(server.url(), "tok", {"health", "flags", "--gpu", "G", "--node", "1"});
   CHECK(both.code == 64);
 }
+
+TEST_CASE("health sweeps lists the silent nodes and asks for the unreachable ones",
+          "[integration][cli]") {
+  FakeApiServer server;
+  server.answer("GET", "/api/v1/health/sweeps",
+                {200, R"({"items":[{"node_id":9,"node_state":"ready",)"
+                      R"("attempted_at":"2026-12-07T10:00:00.000000Z","swept_at":null,)"
+                      R"("reachable":false,"gpus":0,"error":"bmc_unreachable: refused",)"
+                      R"("last_reading":"2026-12-07T09:00:00.000000Z"}],"next_cursor":null})"});
+  auto run = runCtlAt(server.url(), "tok", {"health", "sweeps", "--unreachable"});
+  CHECK(run.err.empty());
+  CHECK(run.code == 0);
+  CHECK(run.out.find("unreachable") != std::string::npos);
+  CHECK(run.out.find("bmc_unreachable: refused") != std::string::npos);
+  CHECK(run.out.find("2026-12-07T09:00:00") != std::string::npos);
+  auto requests = server.requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].target.find("reachable=false") != std::string::npos);
+}

@@ -56,4 +56,25 @@ common::Result<BmcHealthRecord> recordBmcHealth(Database& db, Id node_id,
 common::Result<void> markHealthSweepUnreachable(Database& db, Id node_id, health::Seconds now,
                                                 const std::string& error);
 
+struct HealthSweepRecord {
+  Id node_id = 0;
+  std::string node_state;
+  std::string attempted_at;  // ISO-8601 UTC
+  std::string swept_at;      // the last read that succeeded; empty: none yet
+  bool reachable = true;
+  int gpus = 0;
+  std::string error;         // why the last try failed; empty when it did not
+  std::string last_reading;  // the newest agent reading of the node's GPUs; empty: none ever
+};
+
+struct HealthSweepFilter {
+  std::optional<bool> reachable;
+  PageRequest page;  // by node id, ascending
+};
+
+// The nodes the sweep has tried, with their last agent reading (what an operator looks at when
+// a node went silent).
+common::Result<std::vector<HealthSweepRecord>> listHealthSweeps(Database& db,
+                                                                const HealthSweepFilter& filter);
+
 }  // namespace inventory

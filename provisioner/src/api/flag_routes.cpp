@@ -83,14 +83,8 @@ Result<Response> listed(const ApiContext& ctx, inventory::FlagFilter filter) {
   const int limit = filter.page.limit;
   filter.page.limit = limit + 1;
   PROV_ASSIGN(auto flags, inventory::listFlags(*ctx.db, filter));
-  json next = nullptr;
-  if (flags.size() > static_cast<std::size_t>(limit)) {
-    flags.resize(static_cast<std::size_t>(limit));
-    next = http::encodeCursor(flags.back().id);
-  }
-  json items = json::array();
-  for (const auto& f : flags) items.push_back(flagJson(f));
-  return http::jsonResponse(200, {{"items", items}, {"next_cursor", next}});
+  auto flagId = [](const auto& f) { return f.id; };
+  return http::jsonResponse(200, http::pageJson(std::move(flags), limit, flagId, flagJson));
 }
 
 // GET /api/v1/health/flags

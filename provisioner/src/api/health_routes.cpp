@@ -10,6 +10,8 @@
 #include "input.hpp"
 #include "inventory/gpu_health.hpp"
 #include "inventory/health/health_class.hpp"
+#include "inventory/health_sweep.hpp"
+#include "provisioner/http/pagination.hpp"
 #include "routes.hpp"
 #include "workflows/clock.hpp"
 
@@ -289,6 +291,34 @@ Result<Response> healthRollups(const ApiContext& ctx, const Request& req) {
   return http::jsonResponse(200, out);
 }
 
+json orNull(const std::string& text) {
+  return text.empty() ? json(nullptr) : json(text);
+}
+
+json sweepJson(const inventory::HealthSweepRecord& s) {
+  return {{"node_id", s.node_id},           {"node_state", s.node_state},
+          {"attempted_at", s.attempted_at}, {"swept_at", orNull(s.swept_at)},
+          {"reachable", s.reachable},       {"gpus", s.gpus},
+          {"error", orNull(s.error)},       {"last_reading", orNull(s.last_reading)}};
+}
+
+// GET /api/v1/health/sweeps?reachable=: the nodes the out-of-band sweep has tried.
+Result<Response> healthSweeps(const ApiContext& ctx, const Request& req) {
+  inventory::HealthSweepFilter filter;
+  if (auto reachable = req.query("reachable")) {
+    if (*reachable != "true" && *reachable != "false") {
+      return invalidField("reachable", "reachable must be true or false");
+    }
+    filter.reachable = *reachable == "true";
+  }
+  PROV_ASSIGN(filter.page, pageRequest(req));
+  const int limit = filter.page.limit;
+  filter.page.limit = limit + 1;
+  PROV_ASSIGN(auto sweeps, inventory::listHealthSweeps(*ctx.db, filter));
+  auto nodeId = [](const inventory::HealthSweepRecord& s) { return s.node_id; };
+  return http::jsonResponse(200, http::pageJson(std::move(sweeps), limit, nodeId, sweepJson));
+}
+
 }  // namespace
 
 void addHealthRoutes(http::ApiServer& server, const ContextPtr& ctx) {
@@ -301,6 +331,8 @@ void addHealthRoutes(http::ApiServer& server, const ContextPtr& ctx) {
                    Permission::kReadInventory, withContext(ctx, gpuHealth)});
   server.addRoute({Method::kGet, "/api/v1/health/rollups", "health.rollups",
                    Permission::kReadInventory, withContext(ctx, healthRollups)});
+  server.addRoute({Method::kGet, "/api/v1/health/sweeps", "health.sweeps",
+                   Permission::kReadInventory, withContext(ctx, healthSweeps)});
 }
 
 }  // namespace provisioner::api

@@ -1,4 +1,5 @@
 // health flags: GPU health flags per GPU, per node or fleet-wide; acknowledge and clear them.
+// health sweeps: the silent nodes the out-of-band sweep read through their BMCs.
 #include <nlohmann/json.hpp>
 
 #include "provisioner/cli/command.hpp"
@@ -39,6 +40,33 @@ Result<void> listFlags(CommandContext& ctx) {
   return common::success();
 }
 
+std::string orDash(const json& object, const char* key) {
+  auto value = text(object, key);
+  return value.empty() ? "-" : value;
+}
+
+// health sweeps: the nodes the out-of-band sweep has read (or tried to) through their BMCs.
+Result<void> listSweeps(CommandContext& ctx) {
+  Query query;
+  if (ctx.invocation.has("unreachable")) query.emplace_back("reachable", "false");
+  auto listing = fetchListing(ctx, "/api/v1/health/sweeps", query);
+  PROV_TRY(listing);
+  if (ctx.json()) {
+    printListingJson(ctx.out, *listing);
+    return common::success();
+  }
+  Table table({"NODE", "STATE", "LAST READING", "TRIED", "READ", "BMC", "GPUS", "ERROR"});
+  for (const auto& s : listing->items) {
+    const bool reachable = s.value("reachable", false);
+    table.addRow({text(s, "node_id"), text(s, "node_state"), orDash(s, "last_reading"),
+                  text(s, "attempted_at"), orDash(s, "swept_at"),
+                  reachable ? "answered" : "unreachable", text(s, "gpus"), orDash(s, "error")});
+  }
+  table.render(ctx.out);
+  noteMorePages(ctx, *listing);
+  return common::success();
+}
+
 Result<void> flagAction(CommandContext& ctx, const std::string& action) {
   PROV_ASSIGN(auto id, idArgument(ctx, 0));
   json body = json::object();
@@ -71,6 +99,13 @@ std::vector<Command> flagCommands() {
                     {.name = "all", .takesValue = false}},
         .summary = "list GPU health flags (fleet-wide, or of one GPU or node)"},
        listFlags},
+      {{.group = "health",
+        .name = "sweeps",
+        .options = {{.name = "unreachable", .takesValue = false},
+                    {.name = "limit", .metavar = "N"},
+                    {.name = "all", .takesValue = false}},
+        .summary = "list the nodes the out-of-band sweep read through their BMCs (silent nodes)"},
+       listSweeps},
       {{.group = "health",
         .name = "acknowledge",
         .positionals = {"FLAG_ID"},
