@@ -1,6 +1,7 @@
 // bmc-sim: serves a simulated BMC fleet (or one recorded dump) until SIGTERM/SIGINT.
 //   bmc-sim --fleet FILE [--control-port N] [--state-file PATH] [--time-scale X]
 //           [--latency-ms X] [--seed N] [--http] [--profiles DIR] [--boot-service URL]
+//           [--host-state-dir DIR] [--monitor-interval S]
 //   bmc-sim --static DIR [--address A] [--port P] [--http] [--control-port N] [--state-file PATH]
 #include <csignal>
 #include <cstdio>
@@ -31,12 +32,14 @@ struct Args {
   std::optional<double> latencyMs;
   std::optional<std::uint64_t> seed;
   std::optional<std::string> bootService;
+  std::optional<std::string> hostStateDir;
+  std::optional<int> monitorInterval;
 };
 
 constexpr const char* kUsage =
     "usage: bmc-sim --fleet FILE [--control-port N] [--state-file PATH] [--time-scale X]\n"
     "               [--latency-ms X] [--seed N] [--http] [--profiles DIR]\n"
-    "               [--boot-service URL]\n"
+    "               [--boot-service URL] [--host-state-dir DIR] [--monitor-interval S]\n"
     "       bmc-sim --static DIR [--address A] [--port P] [--http] [--control-port N]\n"
     "               [--state-file PATH]\n";
 
@@ -85,6 +88,10 @@ std::optional<Args> parseArgs(int argc, char** argv) {
       args.profilesDir = value;
     else if (flag == "--boot-service")
       args.bootService = value;
+    else if (flag == "--host-state-dir")
+      args.hostStateDir = value;
+    else if (flag == "--monitor-interval" && numeric && number >= 1 && number <= 3600)
+      args.monitorInterval = static_cast<int>(number);
     else if (flag == "--port" && numeric && number >= 0 && number <= 65535)
       args.port = int(number);
     else if (flag == "--control-port" && numeric && number >= 0 && number <= 65535) {
@@ -120,8 +127,11 @@ common::Result<sim::FleetSpec> buildSpec(const Args& args) {
     nlohmann::json boot = {{"ca_file", spec.boot.caFile},
                            {"max_script_retries", spec.boot.maxScriptRetries}};
     boot["service_url"] = *args.bootService;
-    PROV_ASSIGN(spec.boot, sim::parseBootSettings(boot));
+    PROV_ASSIGN(auto parsed, sim::parseBootSettings(boot));
+    spec.boot.serviceUrl = parsed.serviceUrl;
   }
+  if (args.hostStateDir) spec.boot.hostStateDir = *args.hostStateDir;
+  if (args.monitorInterval) spec.boot.monitorIntervalSeconds = *args.monitorInterval;
   return spec;
 }
 

@@ -2,6 +2,7 @@
 // from a (fake) service, the kernel and initrd with their digests checked, and runs the real
 // agent on the simulated GPUs of that node, against the service over HTTP.
 #include <algorithm>
+#include <filesystem>
 
 #include <catch2/catch.hpp>
 
@@ -26,7 +27,8 @@ constexpr auto kAgentDeadline = std::chrono::seconds(60);
 struct BootFleet {
   // `timeScale` 1000: the default burn-in plan (400 simulated seconds) takes 0.4 s.
   BootFleet(const std::string& addressBase, const json& faults = json::object(),
-            double timeScale = 1000, int maxScriptRetries = 20) {
+            double timeScale = 1000, int maxScriptRetries = 20,
+            const std::string& hostStateDir = "") {
     json file = {
         {"seed", 3},
         {"time_scale", timeScale},
@@ -35,6 +37,10 @@ struct BootFleet {
         {"address_base", addressBase},
         {"boot", {{"service_url", service.baseUrl()}, {"max_script_retries", maxScriptRetries}}},
         {"racks", {{{"name", "r01"}, {"nodes", 1}, {"profile", "dgx-h100"}}}}};
+    if (!hostStateDir.empty()) {
+      file["boot"]["host_state_dir"] = hostStateDir;
+      file["boot"]["monitor_interval_seconds"] = 1;
+    }
     if (!faults.empty()) file["racks"][0]["faults"] = faults;
     auto spec = parseFleetSpec(file);
     REQUIRE(spec);
@@ -93,6 +99,28 @@ std::map<std::string, double> hbmBySerial(const json& result) {
     if (m["test"] == "hbm_bandwidth") out[m["gpu_serial"]] = m["value"].get<double>();
   }
   return out;
+}
+
+// The hosts' disks, removed with the test.
+struct HostDisks {
+  HostDisks() {
+    char name[] = "/tmp/sim-host-disks.XXXXXX";
+    REQUIRE(mkdtemp(name) != nullptr);
+    path = name;
+  }
+  ~HostDisks() { std::filesystem::remove_all(path); }
+  std::string path;
+};
+
+std::vector<std::string> batchSerials(const json& batch) {
+  std::vector<std::string> serials;
+  for (const auto& gpu : batch["gpus"]) serials.push_back(gpu["serial"].get<std::string>());
+  return serials;
+}
+
+bool logHas(const HostStatus& host, const std::string& text) {
+  return std::any_of(host.log.begin(), host.log.end(),
+                     [&](const std::string& line) { return line.find(text) != std::string::npos; });
 }
 
 }  // namespace
@@ -274,6 +302,15 @@ TEST_CASE("Boot settings and GPU faults in the fleet file are validated by field
     {"name": "r01", "nodes": 1, "profile": "dgx-h100"}]})");
   REQUIRE_FALSE(unknown);
   CHECK(unknown.error().field == "boot.url");
+  auto disks = parse(R"({"boot": {"host_state_dir": "/var/sim", "monitor_interval_seconds": 5},
+    "racks": [{"name": "r01", "nodes": 1, "profile": "dgx-h100"}]})");
+  REQUIRE(disks);
+  CHECK(disks->boot.hostStateDir == "/var/sim");
+  CHECK(disks->boot.monitorIntervalSeconds == 5);
+  auto interval = parse(R"({"boot": {"monitor_interval_seconds": 0}, "racks": [
+    {"name": "r01", "nodes": 1, "profile": "dgx-h100"}]})");
+  REQUIRE_FALSE(interval);
+  CHECK(interval.error().field == "boot.monitor_interval_seconds");
   auto retries = parse(R"({"boot": {"max_script_retries": -1}, "racks": [
     {"name": "r01", "nodes": 1, "profile": "dgx-h100"}]})");
   REQUIRE_FALSE(retries);
@@ -323,4 +360,62 @@ TEST_CASE("A booted host wipes its GPUs and drives and reports the stuck bits it
   }
   REQUIRE(wipe["drives"].size() == 2);
   for (const auto& drive : wipe["drives"]) CHECK(drive["result"] == "passed");
+}
+
+TEST_CASE("After its burn-in a host reboots into its disk and runs the resident monitor",
+          "[host]") {
+  HostDisks disks;
+  // GPU 2 degrades: at time scale 1000 a real second is 1,000 simulated seconds.
+  json faults = {{"gpu_faults", {{{"gpu", 2}, {"kind", "ecc_growth"}, {"per_day", 100000}}}}};
+  BootFleet f("127.29.12.1", faults, 1000, 20, disks.path);
+  f.reset("Pxe");
+  REQUIRE(waitFor([&] { return f.service.record().healthBatches.size() >= 2; }, kAgentDeadline));
+  CHECK(f.service.record().results.size() == 1);  // the burn-in ran first,
+  CHECK(f.service.record().enrolments == 1);      // enrolled the node's monitor,
+  CHECK(std::filesystem::exists(disks.path + "/r01-n01/service.json"));
+  HostStatus host = f.host();
+  CHECK(host.boots == 2);  // and the image rebooted into the installed OS
+  CHECK(host.lastBoot == "disk");
+  CHECK(host.agent == "monitor");
+  CHECK(logHas(host, "reboots into the installed OS"));
+  auto record = f.service.record();
+  CHECK(record.healthRefused == 0);
+  CHECK(record.invalid.empty());
+  const json& first = record.healthBatches[0];
+  const json& second = record.healthBatches[1];
+  CHECK(batchSerials(first) == f.bmc.identity.gpuSerials);
+  // The degrading GPU's corrected errors grow between batches; a healthy one's stay at zero.
+  CHECK(second["gpus"][2]["ecc_corrected_volatile"].get<std::int64_t>() >
+        first["gpus"][2]["ecc_corrected_volatile"].get<std::int64_t>());
+  CHECK(second["gpus"][0]["ecc_corrected_volatile"] == 0);
+  const std::string epoch = first["gpus"][0]["driver_epoch"];
+  for (const auto& line : host.log) {
+    CHECK(line.find(FakeBootService::kMonitorCredential) == std::string::npos);
+  }
+
+  // A reset without an override boots the disk again: a new boot, a new driver epoch.
+  f.reset("");
+  REQUIRE(waitFor(
+      [&] {
+        auto batches = f.service.record().healthBatches;
+        return batches.back()["gpus"][0]["driver_epoch"] != epoch;
+      },
+      kAgentDeadline));
+  CHECK(f.host().boots == 3);
+  CHECK(f.service.record().enrolments == 1);
+
+  // A network boot ends the OS and its monitor: the burn-in agent runs instead.
+  f.reset("Pxe");
+  REQUIRE(waitFor([&] { return f.service.record().results.size() == 2; }, kAgentDeadline));
+  CHECK(f.service.record().registerTokens.size() == 2);
+}
+
+TEST_CASE("A host whose disk holds no enrolment boots it and runs no monitor", "[host]") {
+  HostDisks disks;
+  BootFleet f("127.29.13.1", json::object(), 1000, 20, disks.path);
+  f.reset("");
+  REQUIRE(waitFor([&] { return logHas(f.host(), "no resident monitor"); }));
+  CHECK(f.host().lastBoot == "disk");
+  CHECK(f.service.record().healthBatches.empty());
+  CHECK(f.service.record().enrolments == 0);
 }

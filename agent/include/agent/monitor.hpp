@@ -115,6 +115,9 @@ struct MonitorOptions {
   int intervals = 0;         // how many to run; 0: until killed
   std::function<std::chrono::system_clock::time_point()> now;  // empty: the system clock
   Sleeper sleeper;                                             // empty: really sleep
+  // Asked before each interval; false ends the loop (empty: go on). A simulated host's operating
+  // system ends with its boot.
+  std::function<bool()> keep_going;
 };
 
 struct MonitorTotals {

@@ -21,6 +21,7 @@ class Monitor {
     std::chrono::system_clock::time_point next;
     for (int i = 0; options_.intervals == 0 || i < options_.intervals; ++i) {
       if (i > 0) waitUntil(next);
+      if (options_.keep_going && !options_.keep_going()) break;
       next = now() + options_.interval;
       interval();
     }

@@ -14,13 +14,17 @@ struct BootSettings {
   std::string serviceUrl;     // e.g. http://127.0.0.1:8080; empty: network boots fetch nothing
   std::string caFile;         // PEM bundle for an https service (scripts, artifacts, the agent)
   int maxScriptRetries = 20;  // wait-and-retry scripts (or failed fetches) before giving up
+  // Each host's disk (<dir>/<BMC id>): where the burn-in enrols the resident monitor and where
+  // the monitor keeps its credential and queue. Empty: hosts keep nothing, run no monitor.
+  std::string hostStateDir;
+  int monitorIntervalSeconds = 30;  // real seconds between a resident monitor's batches
 };
 
 // What the host did on its latest boot (observability for tests and the demo).
 struct HostStatus {
   int boots = 0;
   std::string lastBoot;               // "", "network" or "disk"
-  std::string agent = "not_started";  // "running", "exited:<code>"
+  std::string agent = "not_started";  // "running", "exited:<code>", "monitor"
   std::string error;                  // why the latest network boot failed, if it did
   int scriptFetches = 0;              // iPXE scripts fetched, over all boots
   int imageRetries = 0;               // boot scripts started over after a failed image fetch

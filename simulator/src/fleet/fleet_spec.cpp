@@ -150,7 +150,9 @@ bool isHttpUrl(const std::string& url) {
 
 common::Result<void> parseBoot(const Json& json, BootSettings& boot) {
   if (!json.is_object()) return bad("boot", "an object");
-  PROV_TRY(checkMembers(json, "boot", {"service_url", "ca_file", "max_script_retries"}));
+  PROV_TRY(checkMembers(json, "boot",
+                        {"service_url", "ca_file", "max_script_retries", "host_state_dir",
+                         "monitor_interval_seconds"}));
   if (auto it = json.find("service_url"); it != json.end()) {
     if (!it->is_string() ||
         (!it->get<std::string>().empty() && !isHttpUrl(it->get<std::string>()))) {
@@ -169,6 +171,16 @@ common::Result<void> parseBoot(const Json& json, BootSettings& boot) {
       return bad("boot.max_script_retries", "an integer from 0 to 100000");
     }
     boot.maxScriptRetries = static_cast<int>(it->get<std::int64_t>());
+  }
+  if (auto it = json.find("host_state_dir"); it != json.end()) {
+    if (!it->is_string()) return bad("boot.host_state_dir", "a folder (string)");
+    boot.hostStateDir = it->get<std::string>();
+  }
+  if (auto it = json.find("monitor_interval_seconds"); it != json.end()) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > 3600) {
+      return bad("boot.monitor_interval_seconds", "an integer from 1 to 3600");
+    }
+    boot.monitorIntervalSeconds = static_cast<int>(it->get<std::int64_t>());
   }
   return common::success();
 }

@@ -1,10 +1,13 @@
 #include "host/agent_host.hpp"
 
+#include <atomic>
+#include <cstdio>
 #include <ostream>
 #include <streambuf>
 
 #include "agent/agent_main.hpp"
 #include "agent/drives_flow.hpp"
+#include "agent/monitor.hpp"
 #include "agent/nominal.hpp"
 #include "agent/service_client.hpp"
 #include "agent/sim_backend.hpp"
@@ -123,6 +126,26 @@ agent::ServiceClientOptions clientOptions(const AgentLaunch& launch, BootRun& ru
   return options;
 }
 
+// The degradation faults count days on the fleet's clock: `timeScale` simulated seconds pass
+// each real second from the boot on.
+std::function<std::chrono::system_clock::time_point()> fleetClock(double timeScale) {
+  const auto booted = std::chrono::system_clock::now();
+  return [booted, timeScale] {
+    const auto real = std::chrono::system_clock::now() - booted;
+    return booted + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                        real * (timeScale > 0 ? timeScale : 1));
+  };
+}
+
+// A new driver epoch each boot, as /proc/sys/kernel/random/boot_id gives a real host.
+std::string newBootId() {
+  static std::atomic<std::uint64_t> boots{0};
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx",
+                static_cast<unsigned long long>(++boots * 0x9E3779B97F4A7C15ULL));
+  return id;
+}
+
 }  // namespace
 
 agent::SimConfig simConfigFor(const Machine& machine, double timeScale) {
@@ -165,7 +188,42 @@ common::Result<int> runHostAgent(const AgentLaunch& launch, BootRun& run,
   agent::AgentOptions options;
   options.boot_token = args.token;
   options.host = std::move(facts);
+  if (!launch.stateDir.empty()) {
+    options.state_dir = launch.stateDir;
+    options.service_url = args.service_url;
+    options.node_id = args.node_id;
+  }
   return agent::runAgent(options, backend, drives, client, log);
+}
+
+void runHostMonitor(const AgentLaunch& launch, BootRun& run,
+                    const std::function<void(std::string)>& logLine) {
+  if (launch.stateDir.empty()) return;
+  auto endpoint = agent::readMonitorEndpoint(launch.stateDir);
+  if (!endpoint) return logLine("no resident monitor: " + endpoint.error().message);
+  agent::SimConfig config = simConfigFor(launch.machine, launch.timeScale);
+  config.in_service_load = true;
+  auto gpus = agent::SimulatedGpuBackend::create(std::move(config));
+  if (!gpus) return logLine("no resident monitor: " + gpus.error().message);
+  (*gpus)->setClock(fleetClock(launch.timeScale));
+  HostGpus backend(std::move(gpus).value(), run, launch.machine.gpuSpeed);
+  AgentLaunch target = launch;
+  target.params.url = endpoint->service_url;
+  target.params.node = endpoint->node_id;
+  auto client = agent::ServiceClient::create(clientOptions(target, run, logLine));
+  if (!client) return logLine("no resident monitor: " + client.error().message);
+  agent::MonitorOptions options;
+  options.state_dir = launch.stateDir;
+  options.interval = std::chrono::seconds{launch.monitorIntervalSeconds};
+  options.driver_epoch = agent::driverEpoch(backend.driverVersion(), newBootId());
+  options.sleeper = [&run](std::chrono::milliseconds wait) { run.sleepFor(wait); };
+  options.keep_going = [&run] { return run.current(); };
+  LineBuffer buffer(logLine);
+  std::ostream log(&buffer);
+  logLine("provisioner-agent monitor starting against " + endpoint->service_url + " as node " +
+          endpoint->node_id);
+  auto totals = agent::runMonitor(options, backend, *client, log);
+  if (!totals) logLine("provisioner-agent monitor: " + totals.error().message);
 }
 
 }  // namespace sim::host

@@ -1,5 +1,6 @@
 #include "host/boot_sequence.hpp"
 
+#include <filesystem>
 #include <optional>
 
 #include "host/agent_host.hpp"
@@ -28,6 +29,18 @@ std::string expandMac(std::string url, const std::string& mac) {
   return url;
 }
 
+AgentLaunch launchFor(const BootJob& job, const Machine& machine) {
+  AgentLaunch launch;
+  launch.machine = machine;
+  launch.caFile = job.settings.caFile;
+  launch.timeScale = job.clock->scale();
+  if (!job.settings.hostStateDir.empty()) {
+    launch.stateDir = job.settings.hostStateDir + "/" + job.event.bmcId;
+  }
+  launch.monitorIntervalSeconds = job.settings.monitorIntervalSeconds;
+  return launch;
+}
+
 class NetworkBoot {
  public:
   explicit NetworkBoot(const BootJob& job) : job_(job), run_(*job.run) {}
@@ -41,10 +54,11 @@ class NetworkBoot {
     if (!script) return;
     if (script->kind == ScriptKind::kLocalDisk) {
       job_.host->update(run_, [](HostStatus& s) { s.lastBoot = "disk"; });
-      return log("the script says: boot the local disk");
+      log("the script says: boot the local disk");
+      return runDiskBoot(job_);
     }
     if (!fetchImages(*script)) return;
-    startAgent(*machine, *script);
+    if (startAgent(*machine, *script)) rebootIntoDisk();
   }
 
  private:
@@ -113,18 +127,42 @@ class NetworkBoot {
     return "";
   }
 
-  void startAgent(const Machine& machine, const IpxeScript& script) {
-    AgentLaunch launch{machine, agent::parseKernelCmdline(script.kernelArgs), job_.settings.caFile,
-                       job_.clock->scale()};
-    if (!run_.current()) return;
+  // True when the agent ended well having enrolled the node's monitor (a burn-in that passed its
+  // result; a wipe enrols nothing): the image then reboots into the installed OS.
+  bool startAgent(const Machine& machine, const IpxeScript& script) {
+    AgentLaunch launch = launchFor(job_, machine);
+    launch.params = agent::parseKernelCmdline(script.kernelArgs);
+    if (!run_.current()) return false;
     job_.host->update(run_, [](HostStatus& s) { s.agent = "running"; });
+    const auto started = std::filesystem::file_time_type::clock::now();
     auto code = runHostAgent(launch, run_, [this](std::string line) { log(std::move(line)); });
     if (!code) {
       job_.host->update(run_, [](HostStatus& s) { s.agent = "not_started"; });
-      return fail("the agent cannot start: " + code.error().message);
+      fail("the agent cannot start: " + code.error().message);
+      return false;
     }
     const int exit = *code;
     job_.host->update(run_, [exit](HostStatus& s) { s.agent = "exited:" + std::to_string(exit); });
+    return exit == 0 && enrolledSince(launch.stateDir, started);
+  }
+
+  static bool enrolledSince(const std::string& stateDir, std::filesystem::file_time_type started) {
+    if (stateDir.empty()) return false;
+    std::error_code ec;
+    auto written = std::filesystem::last_write_time(stateDir + "/service.json", ec);
+    return !ec && written >= started;
+  }
+
+  // As the burn-in image does once its agent is done (the service's next boot script for the
+  // node is its local disk): a warm reboot, counted as a boot, into the OS that runs the monitor.
+  void rebootIntoDisk() {
+    if (!run_.current()) return;
+    log("the burn-in image reboots into the installed OS");
+    job_.host->update(run_, [](HostStatus& s) {
+      ++s.boots;
+      s.lastBoot = "disk";
+    });
+    runDiskBoot(job_);
   }
 
   FetchOptions options(std::size_t keepBody) const {
@@ -150,6 +188,15 @@ class NetworkBoot {
 
 void runNetworkBoot(const BootJob& job) {
   NetworkBoot(job).run();
+}
+
+void runDiskBoot(const BootJob& job) {
+  if (job.settings.hostStateDir.empty() || !job.run->current()) return;
+  auto machine = job.lookup(job.event.bmcId);
+  if (!machine) return;
+  AgentLaunch launch = launchFor(job, *machine);
+  job.host->update(*job.run, [](HostStatus& s) { s.agent = "monitor"; });
+  runHostMonitor(launch, *job.run, [&job](std::string line) { job.host->log(*job.run, line); });
 }
 
 }  // namespace sim::host

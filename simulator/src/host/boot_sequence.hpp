@@ -19,4 +19,8 @@ struct BootJob {
 
 void runNetworkBoot(const BootJob& job);
 
+// A boot from the local disk: the installed OS runs the resident monitor when the host's disk
+// holds a burn-in's enrolment (BootSettings::hostStateDir), until the host reboots.
+void runDiskBoot(const BootJob& job);
+
 }  // namespace sim::host

@@ -91,17 +91,18 @@ void HostBooter::onBoot(const BootEvent& event) {
   auto run = host->begin(network ? "network" : "disk");
   if (!network) {
     host->log(*run, "booted from the local disk (boot target " + event.target + ")");
-    return;
-  }
-  const bool ownUri = event.target == "UefiHttp" && !event.httpBootUri.empty();
-  if (settings_.serviceUrl.empty() && !ownUri) {
-    host->update(*run, [](HostStatus& s) { s.error = "no boot service configured"; });
-    return;
+    if (settings_.hostStateDir.empty()) return;  // an OS that runs no monitor: nothing to do
+  } else {
+    const bool ownUri = event.target == "UefiHttp" && !event.httpBootUri.empty();
+    if (settings_.serviceUrl.empty() && !ownUri) {
+      host->update(*run, [](HostStatus& s) { s.error = "no boot service configured"; });
+      return;
+    }
   }
   auto done = std::make_shared<std::atomic<bool>>(false);
   BootJob job{event, settings_, &clock_, lookup_, host, run};
-  std::thread thread([job = std::move(job), done] {
-    runNetworkBoot(job);
+  std::thread thread([job = std::move(job), done, network] {
+    network ? runNetworkBoot(job) : runDiskBoot(job);
     done->store(true);
   });
   workers_.push_back(Worker{std::move(thread), std::move(run), std::move(done)});

@@ -38,6 +38,9 @@ FakeBootService::FakeBootService()
                [this](const auto& req, auto& res) { agentCall("progress", req, res); });
   server_.Post(node + R"(/tasks/(\d+)/result)",
                [this](const auto& req, auto& res) { agentCall("result", req, res); });
+  server_.Post(node + "/credential",
+               [this](const auto& req, auto& res) { agentCall("credential", req, res); });
+  server_.Post(node + "/health", [this](const auto& req, auto& res) { postHealth(req, res); });
   port_ = server_.bind_to_any_port("127.0.0.1");
   thread_ = std::thread([this] { server_.listen_after_bind(); });
 }
@@ -145,6 +148,11 @@ void FakeBootService::agentCall(const std::string& name, const httplib::Request&
     return;
   }
   if (name == "result") return postResult(req, res);
+  if (name == "credential") {
+    ++record_.enrolments;
+    res.set_content(json{{"credential", kMonitorCredential}}.dump(), "application/json");
+    return;
+  }
   auto progress = agent::parseProgress(json::parse(req.body, nullptr, false));
   if (!progress) record_.invalid.push_back("progress: " + progress.error().message);
   res.status = progress ? 204 : 400;
@@ -179,6 +187,23 @@ void FakeBootService::postResult(const httplib::Request& req, httplib::Response&
                  {"state", "passed"},
                  {"verdict", {{"passed", true}, {"failures", json::array()}}}};
   res.set_content(answer.dump(), "application/json");
+}
+
+// The monitor's batches: the credential enrolled, a JSON object with GPUs (the service's
+// own validation is tested with the service).
+void FakeBootService::postHealth(const httplib::Request& req, httplib::Response& res) {
+  std::lock_guard lock(mutex_);
+  if (bearer(req) != kMonitorCredential) {
+    ++record_.healthRefused;
+    return problem(res, 401, "node_credential_unknown");
+  }
+  json body = json::parse(req.body, nullptr, false);
+  if (!body.is_object() || !body.contains("gpus") || !body["gpus"].is_array()) {
+    record_.invalid.push_back("health: " + req.body.substr(0, 200));
+    return problem(res, 400, "invalid_batch");
+  }
+  record_.healthBatches.push_back(body);
+  res.set_content(json{{"samples", body["gpus"].size()}}.dump(), "application/json");
 }
 
 }  // namespace sim::test

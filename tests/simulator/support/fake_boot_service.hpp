@@ -19,6 +19,7 @@ class FakeBootService {
  public:
   static constexpr const char* kNodeId = "7";
   static constexpr std::int64_t kTaskId = 70;
+  static constexpr const char* kMonitorCredential = "mon_sim_credential";
 
   FakeBootService();
   ~FakeBootService();
@@ -44,10 +45,13 @@ class FakeBootService {
     std::vector<std::string> artifacts;   // "kernel" / "initrd", in order (served ones)
     int refusedArtifacts = 0;             // answered 503 (failArtifacts)
     std::vector<std::string> mintedTokens;
-    std::vector<std::string> registerTokens;  // the bearer each registration carried
-    nlohmann::json facts;                     // the last registration's facts
-    std::vector<nlohmann::json> results;      // accepted results
-    std::vector<std::string> invalid;         // bodies the protocol parsers refused
+    std::vector<std::string> registerTokens;    // the bearer each registration carried
+    nlohmann::json facts;                       // the last registration's facts
+    std::vector<nlohmann::json> results;        // accepted results
+    std::vector<std::string> invalid;           // bodies the protocol parsers refused
+    int enrolments = 0;                         // monitor credentials handed out
+    std::vector<nlohmann::json> healthBatches;  // batches posted with the credential, in order
+    int healthRefused = 0;                      // batches posted without it
   };
   Record record() const;
 
@@ -57,6 +61,7 @@ class FakeBootService {
   void agentCall(const std::string& name, const httplib::Request& req, httplib::Response& res);
   void registerNode(const httplib::Request& req, httplib::Response& res);
   void postResult(const httplib::Request& req, httplib::Response& res);
+  void postHealth(const httplib::Request& req, httplib::Response& res);
 
   httplib::Server server_;
   std::thread thread_;
