@@ -192,6 +192,11 @@ chaos_node_states() { # one "state count" line per state
   "$CTL" nodes list --all --json | jq -r '.items | group_by(.state)[] | "\(.[0].state) \(length)"'
 }
 
+chaos_not_ready() { # the nodes not ready, with their state's reason (why a verdict failed)
+  "$CTL" nodes list --all --json |
+    jq -c '[.items[] | select(.state != "ready") | {id, state, reason: .state_reason}]'
+}
+
 chaos_all_settled() { # EXPECTED: that many nodes ready or quarantined, and no run open
   # A quarantined node ends the wait (the verdict names it) instead of the phase's deadline.
   local states done open
@@ -303,7 +308,8 @@ chaos_expected() {
   [ "$open" -eq 0 ] || echo "$open runs left open"
   case "$1" in
     bringup | campaign)
-      [ "${ready:-0}" -eq "$NODES" ] || echo "${ready:-0} of $NODES nodes ready ($(tr '\n' ' ' <<<"$states"))" ;;
+      [ "${ready:-0}" -eq "$NODES" ] ||
+        echo "${ready:-0} of $NODES nodes ready ($(tr '\n' ' ' <<<"$states")); not ready: $(chaos_not_ready)" ;;
     decommission)
       local retired d state
       retired=$(awk '$1 == "retired" {print $2}' <<<"$states")
