@@ -78,14 +78,17 @@ chaos_stop_replicas() {
 # The fleet file: NODES DGX H100s over RACKS racks (r01.., the last takes the rest), TLS, and
 # with FAULTS every BMC's transport faults.
 chaos_fleet_json() {
-  local racks="" left=$NODES per=$((NODES / RACKS)) r n faults='{"latency_ms": 20, "latency_sigma": 0.3}'
+  # Sessions idle out after 1800 simulated seconds, not the DGX's 30 (0.25 s real at 120x, less
+  # than a loaded replica's gap between two requests: docs/simulator.md, "Faults").
+  local racks="" left=$NODES per=$((NODES / RACKS)) r n
+  local faults='{"latency_ms": 20, "latency_sigma": 0.3, "session_timeout_seconds": 1800}'
   for r in $(seq 1 "$RACKS"); do
     n=$([ "$r" -eq "$RACKS" ] && echo "$left" || echo "$per")
     left=$((left - n))
     racks+="${racks:+,}{\"name\": \"$(printf 'r%02d' "$r")\", \"nodes\": $n, \"profile\": \"dgx-h100\"}"
   done
-  [ -z "$FAULTS" ] || faults='{"latency_ms": 20, "latency_sigma": 0.3, "http_5xx_rate": 0.02,
-    "reset_rate": 0.005, "timeout_rate": 0.001, "malformed_rate": 0.005}'
+  [ -z "$FAULTS" ] || faults='{"latency_ms": 20, "latency_sigma": 0.3, "session_timeout_seconds": 1800,
+    "http_5xx_rate": 0.02, "reset_rate": 0.005, "timeout_rate": 0.001, "malformed_rate": 0.005}'
   cat <<FLEET
 {"seed": $SEED, "time_scale": $SCALE, "tls": true, "address_base": "127.23.0.1", "port": $BMC_PORT,
  "credentials": {"username": "root", "password": "0penBmc"}, "faults": $faults,

@@ -118,6 +118,18 @@ common::Result<void> setMaxSessions(Faults& f, const Json& v, const std::string&
   return common::success();
 }
 
+common::Result<void> setSessionTimeout(Faults& f, const Json& v, const std::string& name) {
+  if (v.is_null()) {
+    f.behaviour.sessionTimeoutSeconds.reset();
+    return common::success();
+  }
+  if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > 1e9) {
+    return badMember(name, "a number of seconds > 0 or null");
+  }
+  f.behaviour.sessionTimeoutSeconds = v.get<double>();
+  return common::success();
+}
+
 common::Result<void> setChassisSerial(Faults& f, const Json& v, const std::string& name) {
   if (v.is_null()) {
     f.behaviour.chassisSerial.reset();
@@ -227,6 +239,7 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"hung_tasks", flag(&BehaviourFaults::hungTasks)},
       {"max_sessions", setMaxSessions},
       {"sessions_exhausted", flag(&BehaviourFaults::sessionsExhausted)},
+      {"session_timeout_seconds", setSessionTimeout},
       {"vanish_during_firmware_update", flag(&BehaviourFaults::vanishDuringFirmwareUpdate)},
       {"pcie_down_trained", flag(&BehaviourFaults::pcieDownTrained)},
       {"chassis_serial", setChassisSerial},
@@ -278,6 +291,8 @@ nlohmann::json faultsToJson(const Faults& faults) {
       {"hung_tasks", b.hungTasks},
       {"max_sessions", nullptr},
       {"sessions_exhausted", b.sessionsExhausted},
+      {"session_timeout_seconds",
+       b.sessionTimeoutSeconds ? Json(*b.sessionTimeoutSeconds) : Json(nullptr)},
       {"vanish_during_firmware_update", b.vanishDuringFirmwareUpdate},
       {"pcie_down_trained", b.pcieDownTrained},
       {"chassis_serial", nullptr},

@@ -1,6 +1,7 @@
 // Sessions and authentication.
 #include <catch2/catch.hpp>
 
+#include "simulator/faults.hpp"
 #include "simulator/support/model_support.hpp"
 
 using namespace modeltest;
@@ -76,6 +77,29 @@ TEST_CASE("Idle sessions expire after SessionTimeout simulated seconds") {
   CHECK(bmc.send("GET", "/redfish/v1/Systems", nullptr, {{"x-auth-token", token}}).status == 200);
   bmc.clock.advance(timeout + 1);
   CHECK(bmc.send("GET", "/redfish/v1/Systems", nullptr, {{"x-auth-token", token}}).status == 401);
+}
+
+TEST_CASE("A session timeout fault replaces the profile's idle timeout") {
+  Bmc bmc("dgx-h100");
+  const double profile = bmc.behaviour().sessionTimeoutSeconds;  // the DGX's: 30 s
+  sim::BehaviourFaults faults;
+  faults.sessionTimeoutSeconds = 1800;
+  bmc.model->setFaults(faults);
+  auto token = headerOf(login(bmc), "X-Auth-Token");
+  bmc.clock.advance(profile + 60);  // past the profile's timeout: alive under the override
+  CHECK(bmc.send("GET", "/redfish/v1/Systems", nullptr, {{"x-auth-token", token}}).status == 200);
+  bmc.clock.advance(1801);
+  CHECK(bmc.send("GET", "/redfish/v1/Systems", nullptr, {{"x-auth-token", token}}).status == 401);
+
+  auto parsed = sim::applyFaultsJson({}, nlohmann::json{{"session_timeout_seconds", 0}});
+  REQUIRE_FALSE(parsed);
+  CHECK(parsed.error().field == "session_timeout_seconds");
+  auto set = sim::applyFaultsJson({}, nlohmann::json{{"session_timeout_seconds", 900}});
+  REQUIRE(set);
+  CHECK(sim::faultsToJson(*set)["session_timeout_seconds"] == 900.0);
+  auto cleared = sim::applyFaultsJson(*set, nlohmann::json{{"session_timeout_seconds", nullptr}});
+  REQUIRE(cleared);
+  CHECK(sim::faultsToJson(*cleared)["session_timeout_seconds"].is_null());
 }
 
 TEST_CASE("A password change through AccountService is then required for login") {

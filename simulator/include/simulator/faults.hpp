@@ -35,9 +35,13 @@ struct ComponentHealthFault {
 };
 
 struct BehaviourFaults {
-  bool hungTasks = false;                    // tasks stay Running at their first percentage forever
-  std::optional<int> maxSessions;            // overrides the profile's session limit
-  bool sessionsExhausted = false;            // every login is refused as if all sessions were taken
+  bool hungTasks = false;          // tasks stay Running at their first percentage forever
+  std::optional<int> maxSessions;  // overrides the profile's session limit
+  bool sessionsExhausted = false;  // every login is refused as if all sessions were taken
+  // Overrides the profile's idle session timeout (simulated seconds). At a high time scale the
+  // profile's (DGX: 30 s) lasts a fraction of a real second, less than a loaded client's gap
+  // between two requests: the chaos harness sets a longer one.
+  std::optional<double> sessionTimeoutSeconds;
   bool vanishDuringFirmwareUpdate = false;   // the BMC stops answering once an update starts
   bool pcieDownTrained = false;              // GPU PCIe links trained at x8 instead of x16
   std::optional<std::string> chassisSerial;  // a serial that differs from the purchase order

@@ -105,7 +105,8 @@ bool authenticated(ModelState& s, const HttpRequest& request) {
 }
 
 void expireSessions(ModelState& s) {
-  auto timeout = s.behaviour().sessionTimeoutSeconds;
+  const double timeout =
+      s.faults.sessionTimeoutSeconds.value_or(s.behaviour().sessionTimeoutSeconds);
   std::erase_if(s.sessions,
                 [&](const auto& entry) { return s.now() - entry.second.lastUsed > timeout; });
 }
