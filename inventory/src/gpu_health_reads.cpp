@@ -43,6 +43,10 @@ HealthPoint pointFromRow(const pqxx::row& row) {
   p.xids = whole(row[19]);
   p.worst_class = static_cast<int>(whole(row[20]));
   p.source = detail::text(row[21]);
+  if (!row[22].is_null()) p.hbm_temperature_c = num(row[22]);
+  if (!row[23].is_null()) p.mem_clock_mhz = whole(row[23]);
+  if (!row[24].is_null()) p.gpu_utilization_pct = whole(row[24]);
+  if (!row[25].is_null()) p.pcie_replay_errors = whole(row[25]);
   return p;
 }
 

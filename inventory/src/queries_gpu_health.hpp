@@ -104,13 +104,15 @@ constexpr Query kInsertHealthSamples{"insert_gpu_health_samples", R"(
     ecc_corrected_aggregate, ecc_uncorrected_aggregate, remapped_correctable,
     remapped_uncorrectable, retired_pages, nvlink_crc_errors, nvlink_replay_errors,
     nvlink_recovery_errors, remap_pending, remap_failure, xid_count, ecc_corrected_delta,
-    ecc_uncorrected_delta)
+    ecc_uncorrected_delta, hbm_temperature_c, mem_clock_mhz, gpu_utilization_pct,
+    pcie_replay_errors)
   SELECT gpu_serial, sampled_at, node_id, health_class, temperature_c, power_w, sm_clock_mhz,
          clock_event_reasons, ecc_corrected_volatile, ecc_uncorrected_volatile,
          ecc_corrected_aggregate, ecc_uncorrected_aggregate, remapped_correctable,
          remapped_uncorrectable, retired_pages, nvlink_crc_errors, nvlink_replay_errors,
          nvlink_recovery_errors, remap_pending, remap_failure, xid_count, ecc_corrected_delta,
-         ecc_uncorrected_delta
+         ecc_uncorrected_delta, hbm_temperature_c, mem_clock_mhz, gpu_utilization_pct,
+         pcie_replay_errors
     FROM jsonb_to_recordset($1::jsonb) AS x(
            gpu_serial text, sampled_at timestamptz, node_id bigint, health_class smallint,
            temperature_c real, power_w real, sm_clock_mhz integer, clock_event_reasons bigint,
@@ -119,7 +121,8 @@ constexpr Query kInsertHealthSamples{"insert_gpu_health_samples", R"(
            remapped_correctable bigint, remapped_uncorrectable bigint, retired_pages bigint,
            nvlink_crc_errors bigint, nvlink_replay_errors bigint, nvlink_recovery_errors bigint,
            remap_pending boolean, remap_failure boolean, xid_count integer,
-           ecc_corrected_delta bigint, ecc_uncorrected_delta bigint))"};
+           ecc_corrected_delta bigint, ecc_uncorrected_delta bigint, hbm_temperature_c real,
+           mem_clock_mhz integer, gpu_utilization_pct smallint, pcie_replay_errors bigint))"};
 constexpr Query kLatestXidBursts{"latest_gpu_xid_bursts", R"(
   SELECT DISTINCT ON (xid) id, xid, extract(epoch FROM first_at)::bigint,
          extract(epoch FROM last_at)::bigint, count
@@ -181,19 +184,27 @@ constexpr Query kRollUpDays{"roll_up_gpu_health_days",
   " h.temperature_min, h.temperature_max, h.power_n, h.power_sum, h.power_min, h.power_max," \
   " h.sm_clock_n, h.sm_clock_sum, h.sm_clock_min, h.sm_clock_max, h.throttled_samples,"      \
   " h.clock_event_reasons, h.ecc_corrected_delta, h.ecc_uncorrected_delta, h.xid_count,"     \
-  " h.worst_class, h.source FROM (" source ") h ORDER BY h.at, h.node_id"
+  " h.worst_class, h.source, h.hbm_temperature_c, h.mem_clock_mhz, h.gpu_utilization_pct,"   \
+  " h.pcie_replay_errors FROM (" source ") h ORDER BY h.at, h.node_id"
+// The gauges only raw readings carry (the roll-ups do not keep them yet).
+#define INVENTORY_RAW_ONLY_GAUGES \
+  ", s.hbm_temperature_c, s.mem_clock_mhz, s.gpu_utilization_pct, s.pcie_replay_errors"
+#define INVENTORY_NO_RAW_GAUGES                                        \
+  ", NULL::real AS hbm_temperature_c, NULL::integer AS mem_clock_mhz," \
+  " NULL::smallint AS gpu_utilization_pct, NULL::bigint AS pcie_replay_errors"
 constexpr Query kRawPoints{
     "gpu_health_raw_points",
-    INVENTORY_POINT_SELECT("SELECT s.sampled_at AS at, s.source, " INVENTORY_SAMPLE_AS_ROLLUP
-                           " FROM gpu_health_samples s"
-                           " WHERE s.gpu_serial = $1"
-                           " AND s.sampled_at >= $2::timestamptz"
-                           " AND s.sampled_at < $3::timestamptz")};
+    INVENTORY_POINT_SELECT(
+        "SELECT s.sampled_at AS at, s.source, " INVENTORY_SAMPLE_AS_ROLLUP INVENTORY_RAW_ONLY_GAUGES
+        " FROM gpu_health_samples s"
+        " WHERE s.gpu_serial = $1"
+        " AND s.sampled_at >= $2::timestamptz"
+        " AND s.sampled_at < $3::timestamptz")};
 constexpr Query kHourlyPoints{
     "gpu_health_hourly_points",
     INVENTORY_POINT_SELECT(
         "SELECT h.bucket AS at, NULL::text AS source, " INVENTORY_BUCKET_AS_ROLLUP
-        " FROM gpu_health_hourly h"
+            INVENTORY_NO_RAW_GAUGES " FROM gpu_health_hourly h"
         " WHERE h.gpu_serial = $1"
         " AND h.bucket >= $2::timestamptz"
         " AND h.bucket < $3::timestamptz")};
@@ -201,7 +212,7 @@ constexpr Query kDailyPoints{
     "gpu_health_daily_points",
     INVENTORY_POINT_SELECT(
         "SELECT h.bucket AS at, NULL::text AS source, " INVENTORY_BUCKET_AS_ROLLUP
-        " FROM gpu_health_daily h"
+            INVENTORY_NO_RAW_GAUGES " FROM gpu_health_daily h"
         " WHERE h.gpu_serial = $1"
         " AND h.bucket >= $2::timestamptz"
         " AND h.bucket < $3::timestamptz")};

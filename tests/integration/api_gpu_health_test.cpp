@@ -36,6 +36,10 @@ json gpu(const std::string& serial) {
           {"remap_failure", false},
           {"retired_pages", 0},
           {"nvlink_crc_errors", 0},
+          {"hbm_temperature_c", 67.5},
+          {"mem_clock_mhz", 2619},
+          {"gpu_utilization_pct", 97},
+          {"pcie_replay_errors", 5},
           {"xids", json::array({{{"xid", 13}}})}};
 }
 
@@ -88,7 +92,13 @@ TEST_CASE("an agent posts a batch and the GPU's history shows it", "[integration
   CHECK(body["points"][0]["temperature_c"]["max"] == 61.5);
   CHECK(body["points"][0]["health_class"] == "warning");  // XID 13
   CHECK(body["points"][0]["xids"] == 1);
+  // What only a raw reading keeps: the HBM's temperature, the memory clock, the utilisation.
+  CHECK(body["points"][0]["hbm_temperature_c"] == 67.5);
+  CHECK(body["points"][0]["mem_clock_mhz"] == 2619);
+  CHECK(body["points"][0]["gpu_utilization_pct"] == 97);
+  CHECK(body["points"][0]["pcie_replay_errors"] == 5);
   CHECK(body["counters"]["lifetime"]["ecc_corrected_aggregate"] == 40);
+  CHECK(body["counters"]["lifetime"]["pcie_replay_errors"] == 5);
   CHECK(body["events"][0]["kind"] == "first_seen");
   CHECK(body["events"][1]["kind"] == "xid_burst");
   CHECK(body["xid_bursts"].size() == 1);
@@ -161,6 +171,10 @@ TEST_CASE("bad health input is a 400 naming the field, and nothing is stored",
   check(batchWith("temperature_c", 900), "gpus[0].temperature_c");
   check(batchWith("ecc_corrected_volatile", -1), "gpus[0].ecc_corrected_volatile");
   check(batchWith("sm_clock_mhz", 1e9), "gpus[0].sm_clock_mhz");
+  check(batchWith("hbm_temperature_c", 400), "gpus[0].hbm_temperature_c");
+  check(batchWith("mem_clock_mhz", -5), "gpus[0].mem_clock_mhz");
+  check(batchWith("gpu_utilization_pct", 101), "gpus[0].gpu_utilization_pct");
+  check(batchWith("pcie_replay_errors", "many"), "gpus[0].pcie_replay_errors");
   check(batchWith("remap_pending", "yes"), "gpus[0].remap_pending");
   // PostgreSQL text holds no NUL: refused as input, never a 5xx from the database.
   check(batchWith("serial", std::string("GPU\0B", 5)), "gpus[0].serial");

@@ -154,6 +154,10 @@ TEST_CASE("a simulated GPU in service degrades over the days it is watched", "[a
   // Busy from the first reading, as a node in service is.
   CHECK(first[0].power_w > 500);
   CHECK(first[0].sm_clock_mhz == 1980);
+  CHECK(first[0].hbm_temperature_c == first[0].temperature_c + 6);
+  CHECK(first[0].mem_clock_mhz == 2619);
+  CHECK(first[0].gpu_utilization_pct == 98);
+  CHECK(first[0].pcie_replay_errors == 0u);
   CHECK(first[1].ecc_corrected_aggregate == first[1].ecc_corrected_total + 10);
 
   now += std::chrono::hours{24 * 10};
@@ -183,6 +187,10 @@ TEST_CASE("the batch carries every reading the GPU has and leaves out the rest",
   sample.remapped_uncorrectable = 0;
   sample.remap_pending = true;
   sample.nvlink_crc_errors = 18;
+  sample.hbm_temperature_c = 71;
+  sample.mem_clock_mhz = 2619;
+  sample.pcie_replay_errors = 4;
+  sample.gpu_utilization_pct = 97;
   const auto gpu = agent::healthBatchJson("2026-12-07T10:00:00Z", "e", {{"G", sample}})["gpus"][0];
   CHECK(gpu["power_w"] == 612.5);
   CHECK(gpu["sm_clock_mhz"] == 1410);
@@ -191,10 +199,15 @@ TEST_CASE("the batch carries every reading the GPU has and leaves out the rest",
   CHECK(gpu["remap_pending"] == true);
   CHECK(gpu["remap_failure"] == false);
   CHECK(gpu["nvlink_crc_errors"] == 18);
+  CHECK(gpu["hbm_temperature_c"] == 71);
+  CHECK(gpu["mem_clock_mhz"] == 2619);
+  CHECK(gpu["pcie_replay_errors"] == 4);
+  CHECK(gpu["gpu_utilization_pct"] == 97);
   CHECK_FALSE(gpu.contains("retired_pages"));  // an H100 has none
   CHECK_FALSE(gpu.contains("ecc_uncorrected_aggregate"));
   // Without remap counts the flags say nothing: they are left out, not sent as false.
   const auto bare = agent::healthBatchJson("2026-12-07T10:00:00Z", "e", {{"G", {}}})["gpus"][0];
   CHECK_FALSE(bare.contains("remap_pending"));
   CHECK_FALSE(bare.contains("power_w"));
+  CHECK_FALSE(bare.contains("hbm_temperature_c"));
 }

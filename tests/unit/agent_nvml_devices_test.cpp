@@ -81,9 +81,16 @@ TEST_CASE("NVML health carries what the resident monitor reports", "[nvml][monit
   CHECK_FALSE(degraded->retired_pages.has_value());  // not supported on an H100
   CHECK(degraded->nvlink_crc_errors == 18u);         // 9 even links, 2 each
   CHECK(degraded->nvlink_replay_errors == 0u);
+  CHECK(degraded->hbm_temperature_c == 95);  // a field value, as NVML gives it
+  CHECK(degraded->mem_clock_mhz == 2619);
+  CHECK(degraded->pcie_replay_errors == 12u);
+  CHECK(degraded->gpu_utilization_pct == 100);
   auto healthy = devices->health(0, 0);
   REQUIRE(healthy.ok());
   CHECK(healthy->power_w == Approx(71.25));
+  CHECK(healthy->hbm_temperature_c == 38);
+  CHECK(healthy->pcie_replay_errors == 0u);
+  CHECK(healthy->gpu_utilization_pct == 3);
   CHECK(healthy->remapped_correctable == 0u);
   CHECK_FALSE(healthy->remap_pending);
 }

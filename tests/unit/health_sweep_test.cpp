@@ -61,6 +61,7 @@ TEST_CASE("sweep: the BMC's readings become one batch, each serial once", "[heal
   redfish::BmcNodeHealth health;
   auto a = gpu("GPU_SXM_1", "S1");
   a.temperatureC = 41.5;
+  a.memoryTemperatureC = 47;
   a.powerW = 300;
   a.eccCorrected = 12;
   a.remappedUncorrectable = 2;
@@ -72,6 +73,7 @@ TEST_CASE("sweep: the BMC's readings become one batch, each serial once", "[heal
   const auto& s = batch.gpus[0];
   CHECK(s.serial == "S1");
   CHECK(s.temperature_c == 41.5);
+  CHECK(s.hbm_temperature_c == 47);
   CHECK(s.power_w == 300);
   using inventory::health::Counter;
   CHECK(s.counters[static_cast<std::size_t>(Counter::kEccCorrectedAggregate)] == 12u);

@@ -35,6 +35,10 @@ struct HealthSample {
   std::optional<std::uint64_t> nvlink_crc_errors;  // summed over the links
   std::optional<std::uint64_t> nvlink_replay_errors;
   std::optional<std::uint64_t> nvlink_recovery_errors;
+  std::optional<int> hbm_temperature_c;  // the memory's own sensor (HBM GPUs)
+  std::optional<int> mem_clock_mhz;
+  std::optional<std::uint64_t> pcie_replay_errors;  // since the driver loaded
+  std::optional<int> gpu_utilization_pct;           // kernels running, last sample period
 };
 
 class GpuBackend {

@@ -48,6 +48,7 @@ using TemperatureSensor = int;  // nvmlTemperatureSensors_t
 inline constexpr TemperatureSensor kTemperatureGpu = 0;
 using ClockType = int;  // nvmlClockType_t
 inline constexpr ClockType kClockSm = 1;
+inline constexpr ClockType kClockMem = 2;
 using PageRetirementCause = int;  // nvmlPageRetirementCause_t
 inline constexpr PageRetirementCause kRetiredMultipleSingleBit = 0;
 inline constexpr PageRetirementCause kRetiredDoubleBit = 1;
@@ -59,6 +60,39 @@ inline constexpr unsigned int kNvLinkMaxLinks = 18;  // NVML_NVLINK_MAX_LINKS
 inline constexpr Return kErrorInsufficientSize = 7;
 
 inline constexpr unsigned long long kEventTypeXidCriticalError = 0x8;
+
+// nvmlUtilization_t: percent of the last sample period.
+struct Utilization {
+  unsigned int gpu;
+  unsigned int memory;
+};
+
+// nvmlFieldValue_t and the one field the monitor asks for (NVML_FI_DEV_MEMORY_TEMP).
+inline constexpr unsigned int kFieldMemoryTemperature = 82;
+using ValueType = int;  // nvmlValueType_t
+inline constexpr ValueType kValueDouble = 0;
+inline constexpr ValueType kValueUnsignedInt = 1;
+inline constexpr ValueType kValueUnsignedLong = 2;
+inline constexpr ValueType kValueUnsignedLongLong = 3;
+inline constexpr ValueType kValueSignedLongLong = 4;
+inline constexpr ValueType kValueSignedInt = 5;
+union Value {
+  double d;
+  unsigned int ui;
+  unsigned long ul;
+  unsigned long long ull;
+  long long sll;
+  int si;
+};
+struct FieldValue {
+  unsigned int field_id;
+  unsigned int scope_id;
+  long long timestamp;
+  long long latency_usec;
+  ValueType value_type;
+  Return nvml_return;
+  Value value;
+};
 
 // Clock throttle ("clocks event") reason bits.
 inline constexpr std::uint64_t kThrottleSwPowerCap = 0x4;
@@ -96,6 +130,8 @@ using DeviceGetRetiredPagesFn = Return (*)(Device, PageRetirementCause, unsigned
                                            unsigned long long*);
 using DeviceGetNvLinkErrorCounterFn = Return (*)(Device, unsigned int, NvLinkErrorCounter,
                                                  unsigned long long*);
+using DeviceGetUtilizationFn = Return (*)(Device, Utilization*);
+using DeviceGetFieldValuesFn = Return (*)(Device, int, FieldValue*);
 using EventSetCreateFn = Return (*)(EventSet*);
 using DeviceRegisterEventsFn = Return (*)(Device, unsigned long long, EventSet);
 using EventSetWaitFn = Return (*)(EventSet, EventData*, unsigned int);
@@ -134,6 +170,9 @@ struct Api {
   DeviceGetRemappedRowsFn remapped_rows = nullptr;        // nvmlDeviceGetRemappedRows
   DeviceGetRetiredPagesFn retired_pages = nullptr;        // nvmlDeviceGetRetiredPages
   DeviceGetNvLinkErrorCounterFn nvlink_errors = nullptr;  // nvmlDeviceGetNvLinkErrorCounter
+  DeviceGetUintFn pcie_replay = nullptr;                  // nvmlDeviceGetPcieReplayCounter
+  DeviceGetUtilizationFn utilization = nullptr;           // nvmlDeviceGetUtilizationRates
+  DeviceGetFieldValuesFn field_values = nullptr;          // nvmlDeviceGetFieldValues
 };
 
 }  // namespace agent::cuda::nvml

@@ -66,6 +66,31 @@ std::optional<std::uint64_t> nvlinkErrors(const nvml::Api& api, nvml::Device dev
   return total;
 }
 
+// The HBM's own temperature (a field value: there is no dedicated call), whole degrees.
+std::optional<int> memoryTemperature(const nvml::Api& api, nvml::Device device) {
+  if (api.field_values == nullptr) return std::nullopt;
+  nvml::FieldValue field{};
+  field.field_id = nvml::kFieldMemoryTemperature;
+  if (api.field_values(device, 1, &field) != nvml::kSuccess) return std::nullopt;
+  if (field.nvml_return != nvml::kSuccess) return std::nullopt;
+  switch (field.value_type) {
+    case nvml::kValueDouble:
+      return static_cast<int>(field.value.d);
+    case nvml::kValueUnsignedInt:
+      return static_cast<int>(field.value.ui);
+    case nvml::kValueUnsignedLong:
+      return static_cast<int>(field.value.ul);
+    case nvml::kValueUnsignedLongLong:
+      return static_cast<int>(field.value.ull);
+    case nvml::kValueSignedLongLong:
+      return static_cast<int>(field.value.sll);
+    case nvml::kValueSignedInt:
+      return field.value.si;
+    default:
+      return std::nullopt;
+  }
+}
+
 void readMonitorFields(const nvml::Api& api, nvml::Device device, HealthSample& sample) {
   if (auto mw = readIf<unsigned int>(api.power_usage, device)) sample.power_w = *mw / 1000.0;
   if (auto mhz = readIf<unsigned int>(api.clock_info, device, nvml::kClockSm)) {
@@ -89,6 +114,16 @@ void readMonitorFields(const nvml::Api& api, nvml::Device device, HealthSample& 
   sample.nvlink_crc_errors = nvlinkErrors(api, device, nvml::kNvLinkCrcFlit);
   sample.nvlink_replay_errors = nvlinkErrors(api, device, nvml::kNvLinkReplay);
   sample.nvlink_recovery_errors = nvlinkErrors(api, device, nvml::kNvLinkRecovery);
+  sample.hbm_temperature_c = memoryTemperature(api, device);
+  if (auto mhz = readIf<unsigned int>(api.clock_info, device, nvml::kClockMem)) {
+    sample.mem_clock_mhz = static_cast<int>(*mhz);
+  }
+  if (auto replays = readIf<unsigned int>(api.pcie_replay, device)) {
+    sample.pcie_replay_errors = *replays;
+  }
+  if (auto busy = readIf<nvml::Utilization>(api.utilization, device)) {
+    sample.gpu_utilization_pct = static_cast<int>(busy->gpu);
+  }
 }
 
 }  // namespace

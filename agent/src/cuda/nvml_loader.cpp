@@ -40,6 +40,9 @@ void resolveMonitorCalls(void* handle, nvml::Api& api) {
   resolve(handle, "nvmlDeviceGetRemappedRows", api.remapped_rows, ignored);
   resolve(handle, "nvmlDeviceGetRetiredPages", api.retired_pages, ignored);
   resolve(handle, "nvmlDeviceGetNvLinkErrorCounter", api.nvlink_errors, ignored);
+  resolve(handle, "nvmlDeviceGetPcieReplayCounter", api.pcie_replay, ignored);
+  resolve(handle, "nvmlDeviceGetUtilizationRates", api.utilization, ignored);
+  resolve(handle, "nvmlDeviceGetFieldValues", api.field_values, ignored);
 }
 
 // The first required symbol absent from the library, or "" when all resolved.

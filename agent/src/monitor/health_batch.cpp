@@ -44,6 +44,10 @@ nlohmann::json gpuJson(const GpuReading& r, const std::string& driver_epoch) {
   putIf(gpu, "nvlink_crc_errors", h.nvlink_crc_errors);
   putIf(gpu, "nvlink_replay_errors", h.nvlink_replay_errors);
   putIf(gpu, "nvlink_recovery_errors", h.nvlink_recovery_errors);
+  putIf(gpu, "hbm_temperature_c", h.hbm_temperature_c);
+  putIf(gpu, "mem_clock_mhz", h.mem_clock_mhz);
+  putIf(gpu, "pcie_replay_errors", h.pcie_replay_errors);
+  putIf(gpu, "gpu_utilization_pct", h.gpu_utilization_pct);
   if (h.remapped_correctable || h.remapped_uncorrectable) {
     gpu["remap_pending"] = h.remap_pending;
     gpu["remap_failure"] = h.remap_failure;

@@ -24,6 +24,7 @@ constexpr double kLoadedPowerW = 640;
 constexpr int kIdleSmClockMhz = 345;
 constexpr int kSmClockMhz = 1980;
 constexpr int kThrottledSmClockMhz = 1410;
+constexpr int kMemClockMhz = 2619;  // H100 SXM HBM3
 constexpr std::uint64_t kErrorsPerRemap = 500;
 
 // SplitMix64: a well-mixed 64-bit hash, so each (seed, GPU, draw) gets an independent stream.
@@ -243,6 +244,11 @@ void SimulatedGpuBackend::fillMonitorFields(int index, bool loaded, HealthSample
   sample.nvlink_crc_errors = 0;
   sample.nvlink_replay_errors = 0;
   sample.nvlink_recovery_errors = 0;
+  // HBM runs a few degrees above the die under load (and follows it when it creeps).
+  sample.hbm_temperature_c = sample.temperature_c + (loaded ? 6 : 2);
+  sample.mem_clock_mhz = kMemClockMhz;
+  sample.pcie_replay_errors = 0;
+  sample.gpu_utilization_pct = loaded ? 98 : 0;
 }
 
 }  // namespace agent

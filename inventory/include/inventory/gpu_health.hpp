@@ -86,6 +86,11 @@ struct HealthPoint {
   long long xids = 0;
   int worst_class = 0;  // health::HealthClass
   std::string source;   // a raw reading's: "agent", or "bmc" (the out-of-band sweep); roll-ups: ""
+  // A raw reading's gauges and PCIe replay count, where it had them (roll-ups: none yet).
+  std::optional<double> hbm_temperature_c;
+  std::optional<std::int64_t> mem_clock_mhz;
+  std::optional<std::int64_t> gpu_utilization_pct;
+  std::optional<std::int64_t> pcie_replay_errors;
 };
 
 struct GpuHealthEvent {

@@ -19,6 +19,7 @@ constexpr PerCounter<CounterInfo> kCounters{{
     {"nvlink_crc_errors", CounterKind::kVolatile},
     {"nvlink_replay_errors", CounterKind::kVolatile},
     {"nvlink_recovery_errors", CounterKind::kVolatile},
+    {"pcie_replay_errors", CounterKind::kVolatile},
 }};
 
 std::size_t indexOf(Counter c) {

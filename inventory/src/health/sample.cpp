@@ -33,6 +33,13 @@ common::Result<void> checkGpu(const GpuSample& g, const std::string& at, Seconds
   if (g.sm_clock_mhz && (*g.sm_clock_mhz < 0 || *g.sm_clock_mhz > 10000)) {
     return invalid(at + "sm_clock_mhz", "sm_clock_mhz must be from 0 to 10000");
   }
+  PROV_TRY(checkRange(g.hbm_temperature_c, at + "hbm_temperature_c", -40, 150));
+  if (g.mem_clock_mhz && (*g.mem_clock_mhz < 0 || *g.mem_clock_mhz > 20000)) {
+    return invalid(at + "mem_clock_mhz", "mem_clock_mhz must be from 0 to 20000");
+  }
+  if (g.gpu_utilization_pct && (*g.gpu_utilization_pct < 0 || *g.gpu_utilization_pct > 100)) {
+    return invalid(at + "gpu_utilization_pct", "gpu_utilization_pct must be from 0 to 100");
+  }
   for (std::size_t c = 0; c < kCounterCount; ++c) {
     if (g.counters[c] && *g.counters[c] > kMaxCounter) {
       return invalid(at + std::string(nameOf(counterAt(c))), "counter value is implausibly large");

@@ -85,6 +85,9 @@ Result<h::GpuSample> readGpu(const FieldReader& in, h::Seconds sampled_at) {
   PROV_ASSIGN(g.temperature_c, optionalNumber(in, "temperature_c"));
   PROV_ASSIGN(g.power_w, optionalNumber(in, "power_w"));
   PROV_ASSIGN(g.sm_clock_mhz, in.optionalInt("sm_clock_mhz", 0, 10000));
+  PROV_ASSIGN(g.hbm_temperature_c, optionalNumber(in, "hbm_temperature_c"));
+  PROV_ASSIGN(g.mem_clock_mhz, in.optionalInt("mem_clock_mhz", 0, 20000));
+  PROV_ASSIGN(g.gpu_utilization_pct, in.optionalInt("gpu_utilization_pct", 0, 100));
   PROV_ASSIGN(auto reasons, in.optionalInt("clock_event_reasons", 0, kMaxCounter));
   g.clock_event_reasons = static_cast<std::uint64_t>(reasons.value_or(0));
   PROV_TRY(readCounters(in, g));
@@ -176,6 +179,13 @@ json pointJson(const inventory::HealthPoint& p) {
               {"xids", p.xids},
               {"health_class", h::toString(static_cast<h::HealthClass>(p.worst_class))}};
   if (!p.source.empty()) out["source"] = p.source;
+  auto putIf = [&out](const char* field, const auto& value) {
+    if (value) out[field] = *value;
+  };
+  putIf("hbm_temperature_c", p.hbm_temperature_c);
+  putIf("mem_clock_mhz", p.mem_clock_mhz);
+  putIf("gpu_utilization_pct", p.gpu_utilization_pct);
+  putIf("pcie_replay_errors", p.pcie_replay_errors);
   return out;
 }
 

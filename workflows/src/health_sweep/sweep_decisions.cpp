@@ -160,6 +160,7 @@ h::NodeBatch bmcReadings(const redfish::BmcNodeHealth& health, TimePoint now) {
     h::GpuSample s;
     s.serial = gpu.serialNumber;
     s.temperature_c = gpu.temperatureC;
+    s.hbm_temperature_c = gpu.memoryTemperatureC;
     s.power_w = gpu.powerW;
     auto set = [&](h::Counter c, const std::optional<std::uint64_t>& v) {
       s.counters[static_cast<std::size_t>(c)] = v;

@@ -125,8 +125,33 @@ Return nvmlDeviceGetPowerUsage(Device device, unsigned int* milliwatts) {
   return kSuccess;
 }
 Return nvmlDeviceGetClockInfo(Device device, int type, unsigned int* mhz) {
+  if (type == kClockMem) {
+    *mhz = 2619;
+    return kSuccess;
+  }
   if (type != kClockSm) return 2;
   *mhz = gpu(device) == &g_gpus[1] ? 1410 : 1980;
+  return kSuccess;
+}
+Return nvmlDeviceGetPcieReplayCounter(Device device, unsigned int* replays) {
+  *replays = gpu(device) == &g_gpus[1] ? 12 : 0;
+  return kSuccess;
+}
+Return nvmlDeviceGetUtilizationRates(Device device, Utilization* busy) {
+  busy->gpu = gpu(device) == &g_gpus[1] ? 100 : 3;
+  busy->memory = gpu(device) == &g_gpus[1] ? 71 : 1;
+  return kSuccess;
+}
+// The HBM temperature as the driver gives it: an unsigned int field value. Any other field is
+// not supported.
+Return nvmlDeviceGetFieldValues(Device device, int count, FieldValue* values) {
+  for (int i = 0; i < count; ++i) {
+    values[i].nvml_return = kErrorNotSupported;
+    if (values[i].field_id != kFieldMemoryTemperature) continue;
+    values[i].nvml_return = kSuccess;
+    values[i].value_type = kValueUnsignedInt;
+    values[i].value.ui = gpu(device) == &g_gpus[1] ? 95 : 38;
+  }
   return kSuccess;
 }
 Return nvmlDeviceGetRemappedRows(Device device, unsigned int* correctable,

@@ -25,8 +25,9 @@ enum class Counter : std::size_t {
   kNvlinkCrcErrors,
   kNvlinkReplayErrors,
   kNvlinkRecoveryErrors,
+  kPcieReplayErrors,
 };
-inline constexpr std::size_t kCounterCount = 10;
+inline constexpr std::size_t kCounterCount = 11;
 
 enum class CounterKind { kVolatile, kPersistent };
 

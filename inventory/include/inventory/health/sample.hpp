@@ -21,6 +21,9 @@ struct GpuSample {
   std::optional<double> temperature_c;
   std::optional<double> power_w;
   std::optional<std::int64_t> sm_clock_mhz;
+  std::optional<double> hbm_temperature_c;
+  std::optional<std::int64_t> mem_clock_mhz;
+  std::optional<std::int64_t> gpu_utilization_pct;
   std::uint64_t clock_event_reasons = 0;  // NVML's clocks-event (throttle) reasons bitmask
   PerCounter<std::optional<std::uint64_t>> counters{};
   bool remap_pending = false;
