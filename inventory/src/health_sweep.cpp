@@ -37,6 +37,8 @@ nlohmann::json bmcSampleRow(Id node_id, const std::string& at, const h::GpuSampl
           {"health_class", static_cast<int>(h::classify(g, h::CounterAdvance{}))},
           {"temperature_c", optionalJson(g.temperature_c)},
           {"power_w", optionalJson(g.power_w)},
+          {"hbm_temperature_c", optionalJson(g.hbm_temperature_c)},
+          {"pcie_replay_errors", counter(h::Counter::kPcieReplayErrors)},
           {"ecc_corrected_aggregate", counter(h::Counter::kEccCorrectedAggregate)},
           {"ecc_uncorrected_aggregate", counter(h::Counter::kEccUncorrectedAggregate)},
           {"remapped_correctable", counter(h::Counter::kRemappedCorrectable)},

@@ -65,6 +65,7 @@ TEST_CASE("sweep: the BMC's readings become one batch, each serial once", "[heal
   a.powerW = 300;
   a.eccCorrected = 12;
   a.remappedUncorrectable = 2;
+  a.pcieReplay = 9;
   a.remapPending = true;
   health.gpus = {a, gpu("GPU_SXM_1", "S1"), gpu("GPU_SXM_2", ""), gpu("GPU_SXM_3", "S3")};
   auto batch = bmcReadings(health, kNow);
@@ -78,6 +79,7 @@ TEST_CASE("sweep: the BMC's readings become one batch, each serial once", "[heal
   using inventory::health::Counter;
   CHECK(s.counters[static_cast<std::size_t>(Counter::kEccCorrectedAggregate)] == 12u);
   CHECK(s.counters[static_cast<std::size_t>(Counter::kRemappedUncorrectable)] == 2u);
+  CHECK(s.counters[static_cast<std::size_t>(Counter::kPcieReplayErrors)] == 9u);
   CHECK_FALSE(s.counters[static_cast<std::size_t>(Counter::kEccCorrectedVolatile)]);
   CHECK(s.remap_pending);
   CHECK_FALSE(s.remap_failure);

@@ -169,6 +169,7 @@ h::NodeBatch bmcReadings(const redfish::BmcNodeHealth& health, TimePoint now) {
     set(h::Counter::kEccUncorrectedAggregate, gpu.eccUncorrected);
     set(h::Counter::kRemappedCorrectable, gpu.remappedCorrectable);
     set(h::Counter::kRemappedUncorrectable, gpu.remappedUncorrectable);
+    set(h::Counter::kPcieReplayErrors, gpu.pcieReplay);  // ProcessorMetrics PCIeErrors
     s.remap_pending = gpu.remapPending.value_or(false);
     s.remap_failure = gpu.remapFailed.value_or(false);
     batch.gpus.push_back(std::move(s));
