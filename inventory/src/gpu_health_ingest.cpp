@@ -78,36 +78,6 @@ struct BatchRows {
   }
 };
 
-template <class T>
-nlohmann::json optionalJson(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
-nlohmann::json sampleRow(Id node_id, const std::string& at, const h::GpuSample& g,
-                         h::HealthClass cls, const h::CounterAdvance& advance) {
-  nlohmann::json row = {{"gpu_serial", g.serial},
-                        {"sampled_at", at},
-                        {"node_id", node_id},
-                        {"health_class", static_cast<int>(cls)},
-                        {"temperature_c", optionalJson(g.temperature_c)},
-                        {"power_w", optionalJson(g.power_w)},
-                        {"sm_clock_mhz", optionalJson(g.sm_clock_mhz)},
-                        {"hbm_temperature_c", optionalJson(g.hbm_temperature_c)},
-                        {"mem_clock_mhz", optionalJson(g.mem_clock_mhz)},
-                        {"gpu_utilization_pct", optionalJson(g.gpu_utilization_pct)},
-                        {"clock_event_reasons", g.clock_event_reasons},
-                        {"remap_pending", g.remap_pending},
-                        {"remap_failure", g.remap_failure},
-                        {"xid_count", g.xids.size()},
-                        {"ecc_corrected_delta", h::newEccErrors(advance, false)},
-                        {"ecc_uncorrected_delta", h::newEccErrors(advance, true)}};
-  // The counter columns are named as the counters are.
-  for (std::size_t i = 0; i < h::kCounterCount; ++i) {
-    row[std::string(h::nameOf(h::counterAt(i)))] = optionalJson(g.counters[i]);
-  }
-  return row;
-}
-
 nlohmann::json stateRow(Id node_id, const std::string& at, const h::GpuSample& g,
                         const h::CounterState& s) {
   return {{"gpu_serial", g.serial},
@@ -193,7 +163,7 @@ common::Result<HealthIngestResult> ingestLocked(Tx& tx, Id node_id, const h::Nod
       continue;
     }
     const auto advance = h::advanceCounters(gpu.state, g.counters, g.driver_epoch);
-    rows.samples.push_back(sampleRow(node_id, at, g, h::classify(g, advance), advance));
+    rows.samples.push_back(detail::sampleRow(node_id, at, g, h::classify(g, advance), advance));
     rows.states.push_back(stateRow(node_id, at, g, advance.state));
     for (const auto& e : h::readingEvents(g, gpu.prior, node_id, advance)) {
       rows.event(g.serial, e.kind, at, node_id, e.detail_json);

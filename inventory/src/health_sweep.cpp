@@ -22,29 +22,9 @@ std::optional<h::Seconds> secondsOf(const pqxx::field& f) {
   return h::Seconds(std::chrono::seconds(f.as<long long>()));
 }
 
-template <class T>
-nlohmann::json optionalJson(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
-
+// A BMC reading advances no counter (docs/health.md, "The out-of-band sweep").
 nlohmann::json bmcSampleRow(Id node_id, const std::string& at, const h::GpuSample& g) {
-  auto counter = [&](h::Counter c) {
-    return optionalJson(g.counters[static_cast<std::size_t>(c)]);
-  };
-  return {{"gpu_serial", g.serial},
-          {"sampled_at", at},
-          {"node_id", node_id},
-          {"health_class", static_cast<int>(h::classify(g, h::CounterAdvance{}))},
-          {"temperature_c", optionalJson(g.temperature_c)},
-          {"power_w", optionalJson(g.power_w)},
-          {"hbm_temperature_c", optionalJson(g.hbm_temperature_c)},
-          {"pcie_replay_errors", counter(h::Counter::kPcieReplayErrors)},
-          {"ecc_corrected_aggregate", counter(h::Counter::kEccCorrectedAggregate)},
-          {"ecc_uncorrected_aggregate", counter(h::Counter::kEccUncorrectedAggregate)},
-          {"remapped_correctable", counter(h::Counter::kRemappedCorrectable)},
-          {"remapped_uncorrectable", counter(h::Counter::kRemappedUncorrectable)},
-          {"remap_pending", g.remap_pending},
-          {"remap_failure", g.remap_failure}};
+  return detail::sampleRow(node_id, at, g, h::classify(g, h::CounterAdvance{}), {});
 }
 
 common::Result<BmcHealthRecord> recordLocked(Tx& tx, Id node_id, const h::NodeBatch& batch,

@@ -9,6 +9,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include "agent/monitor.hpp"
 #include "common/mac_address.hpp"
 #include "simulator/fleet.hpp"
 #include "simulator/support/engine_test_support.hpp"
@@ -372,7 +373,7 @@ TEST_CASE("After its burn-in a host reboots into its disk and runs the resident 
   REQUIRE(waitFor([&] { return f.service.record().healthBatches.size() >= 2; }, kAgentDeadline));
   CHECK(f.service.record().results.size() == 1);  // the burn-in ran first,
   CHECK(f.service.record().enrolments == 1);      // enrolled the node's monitor,
-  CHECK(std::filesystem::exists(disks.path + "/r01-n01/service.json"));
+  CHECK(std::filesystem::exists(agent::monitorEndpointPath(disks.path + "/r01-n01")));
   HostStatus host = f.host();
   CHECK(host.boots == 2);  // and the image rebooted into the installed OS
   CHECK(host.lastBoot == "disk");
@@ -403,11 +404,33 @@ TEST_CASE("After its burn-in a host reboots into its disk and runs the resident 
       kAgentDeadline));
   CHECK(f.host().boots == 3);
   CHECK(f.service.record().enrolments == 1);
+  const std::string secondEpoch =
+      f.service.record().healthBatches.back()["gpus"][0]["driver_epoch"];
 
-  // A network boot ends the OS and its monitor: the burn-in agent runs instead.
+  // A network boot ends the OS and its monitor: the burn-in agent runs, and once the image has
+  // rebooted into the disk again, only that boot's monitor reports.
   f.reset("Pxe");
   REQUIRE(waitFor([&] { return f.service.record().results.size() == 2; }, kAgentDeadline));
   CHECK(f.service.record().registerTokens.size() == 2);
+  auto epochOf = [](const json& batch) {
+    return batch["gpus"][0]["driver_epoch"].get<std::string>();
+  };
+  auto batchesOf = [&](const std::string& e) {
+    auto batches = f.service.record().healthBatches;
+    return std::count_if(batches.begin(), batches.end(),
+                         [&](const json& b) { return epochOf(b) == e; });
+  };
+  REQUIRE(waitFor(
+      [&] {
+        const auto last = epochOf(f.service.record().healthBatches.back());
+        return last != epoch && last != secondEpoch;
+      },
+      kAgentDeadline));
+  const std::string thirdEpoch = epochOf(f.service.record().healthBatches.back());
+  const auto earlier = batchesOf(epoch) + batchesOf(secondEpoch);
+  REQUIRE(waitFor([&] { return batchesOf(thirdEpoch) >= 3; }, kAgentDeadline));
+  CHECK(batchesOf(epoch) + batchesOf(secondEpoch) ==
+        earlier);  // the earlier boots' monitors send nothing more
 }
 
 TEST_CASE("A host whose disk holds no enrolment boots it and runs no monitor", "[host]") {

@@ -96,6 +96,8 @@ struct MonitorEndpoint {
 };
 common::Result<void> writeMonitorEndpoint(const std::filesystem::path& state_dir,
                                           const MonitorEndpoint& endpoint);
+// The file writeMonitorEndpoint writes (its time says when the node last enrolled).
+std::filesystem::path monitorEndpointPath(const std::filesystem::path& state_dir);
 // NotFound "endpoint_missing"; InvalidArgument "invalid_endpoint_file" when it does not parse.
 common::Result<MonitorEndpoint> readMonitorEndpoint(const std::filesystem::path& state_dir);
 

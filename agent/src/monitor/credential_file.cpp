@@ -49,15 +49,19 @@ common::Result<void> writeCredential(const std::filesystem::path& state_dir,
   return monitor::writeFileDurably(state_dir / kCredentialFile, secret + "\n", 0600);
 }
 
+std::filesystem::path monitorEndpointPath(const std::filesystem::path& state_dir) {
+  return state_dir / kEndpointFile;
+}
+
 common::Result<void> writeMonitorEndpoint(const std::filesystem::path& state_dir,
                                           const MonitorEndpoint& endpoint) {
   const nlohmann::json text = {{"service_url", endpoint.service_url},
                                {"node_id", endpoint.node_id}};
-  return monitor::writeFileDurably(state_dir / kEndpointFile, text.dump() + "\n", 0644);
+  return monitor::writeFileDurably(monitorEndpointPath(state_dir), text.dump() + "\n", 0644);
 }
 
 common::Result<MonitorEndpoint> readMonitorEndpoint(const std::filesystem::path& state_dir) {
-  const auto path = state_dir / kEndpointFile;
+  const auto path = monitorEndpointPath(state_dir);
   auto text = monitor::readWholeFile(path);
   if (!text) {
     if (text.error().code != "file_missing") return common::fail(std::move(text).error());

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "agent/monitor.hpp"
 #include "host/agent_host.hpp"
 #include "host/http_fetch.hpp"
 #include "host/ipxe_script.hpp"
@@ -149,7 +150,7 @@ class NetworkBoot {
   static bool enrolledSince(const std::string& stateDir, std::filesystem::file_time_type started) {
     if (stateDir.empty()) return false;
     std::error_code ec;
-    auto written = std::filesystem::last_write_time(stateDir + "/service.json", ec);
+    auto written = std::filesystem::last_write_time(agent::monitorEndpointPath(stateDir), ec);
     return !ec && written >= started;
   }
 
