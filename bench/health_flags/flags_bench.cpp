@@ -5,9 +5,11 @@
 // (inventory::health::evaluateGpu, evaluatePeerGroup, defaultPolicy) is fed day by day. A flag
 // stays open once raised (nobody clears it here), as the flag store keeps one per GPU and rule.
 //
-// Reported: recall (degrading GPUs flagged at least 24 h before their failure), median lead
-// time, false flags per 10,000 GPU-days (flags on healthy GPUs, or on degrading ones before their
-// degradation began), per failure mode and per rule. Everything is simulated: the generator's
+// Reported for the static rules, the learned-normal rules (evaluateLearnedNormal over each node)
+// and both together: recall (degrading GPUs flagged at least 24 h before their failure), median
+// lead time, false flags per 10,000 GPU-days (flags on healthy GPUs, or on degrading ones before
+// their degradation began) and precision at a base rate of 3 failures per 10,000 GPU-days, per
+// failure mode; first and false flags per rule. Everything is simulated: the generator's
 // shapes are assumptions written down in docs/benchmarks.md, not measurements of real GPUs.
 //
 // Usage: health-flags-bench [--gpus 10000] [--days 30] [--seed N] [--degrading-fraction 0.01]
@@ -19,9 +21,11 @@
 #include <map>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "inventory/health/learned_normal.hpp"
 #include "inventory/health/rules.hpp"
 
 namespace h = inventory::health;
@@ -82,10 +86,14 @@ struct Gpu {
   std::vector<h::PastFlag> flags;
   std::set<std::string> open_rules;
   bool remap_pending = false;
-  // Results.
-  std::optional<h::Seconds> first_flag;  // first flag after onset (detection)
-  std::string first_rule;
+  // Results: the first flag after onset (detection) by the static rules and by the
+  // learned-normal detector.
+  std::optional<h::Seconds> first_flag[2];
 };
+
+// The two detectors compared: the static rules and the learned-normal one.
+enum System { kRules = 0, kLearned = 1 };
+const char* const kSystemNames[] = {"rules", "learned normal", "both (the policy)"};
 
 struct Args {
   int gpus = 10000;
@@ -193,46 +201,74 @@ class Sim {
         record(g, h::evaluateGpu(policy, e), now);
       }
       evaluatePeers(policy, day, now);
+      evaluateNodes(policy, day, now);
     }
   }
 
-  void report() const {
+  // The result of one detector (or of both: the earlier first flag).
+  struct Outcome {
     struct PerMode {
       int n = 0, detected24 = 0, detected_any = 0;
       std::vector<double> leads;
     };
     std::map<std::string, PerMode> modes;
-    std::vector<double> all_leads;
-    int bad = 0, detected = 0;
+    std::vector<double> leads;
+    int bad = 0, detected = 0, false_flags = 0;
+  };
+
+  Outcome outcomeOf(int system) const {
+    Outcome o;
     for (const auto& g : gpus_) {
       if (g.mode == Mode::kHealthy) continue;
-      ++bad;
-      auto& m = modes[modeName(g.mode)];
+      ++o.bad;
+      auto& m = o.modes[modeName(g.mode)];
       ++m.n;
-      if (!g.first_flag) continue;
+      std::optional<h::Seconds> first = system == 2 ? g.first_flag[0] : g.first_flag[system];
+      if (system == 2 && g.first_flag[1] && (!first || *g.first_flag[1] < *first)) {
+        first = g.first_flag[1];
+      }
+      if (!first) continue;
       const double lead =
-          std::chrono::duration<double, std::ratio<3600>>(g.fail_at - *g.first_flag).count();
+          std::chrono::duration<double, std::ratio<3600>>(g.fail_at - *first).count();
       if (lead > 0) ++m.detected_any;
       if (lead >= 24) {
         ++m.detected24;
-        ++detected;
+        ++o.detected;
         m.leads.push_back(lead);
-        all_leads.push_back(lead);
+        o.leads.push_back(lead);
       }
     }
+    o.false_flags = system == 2 ? false_flags_[0] + false_flags_[1] : false_flags_[system];
+    return o;
+  }
+
+  void report() const {
     const double gpu_days = static_cast<double>(gpu_days_);
     std::printf("seed %llu: %d GPUs x %d days (%lld GPU-days), %d degrading\n", args_.seed,
-                args_.gpus, args_.days, gpu_days_, bad);
-    std::printf("recall (flagged >= 24 h before failure): %d / %d = %.1f%%\n", detected, bad,
-                bad ? 100.0 * detected / bad : 0.0);
-    std::printf("median lead time of those: %.1f h\n", medianOf(all_leads));
-    std::printf("false flags: %d = %.2f per 10,000 GPU-days\n", false_flags_,
-                false_flags_ / gpu_days * 10000);
-    std::printf("\n%-20s %5s %12s %12s %14s\n", "mode", "GPUs", "flagged>=24h", "flagged>0h",
-                "median lead h");
-    for (const auto& [name, m] : modes) {
-      std::printf("%-20s %5d %12d %12d %14.1f\n", name.c_str(), m.n, m.detected24, m.detected_any,
-                  medianOf(m.leads));
+                args_.gpus, args_.days, gpu_days_, outcomeOf(0).bad);
+    for (int system = 0; system < 3; ++system) {
+      const Outcome o = outcomeOf(system);
+      // Precision at the fleet's base rate: of the flags on degrading GPUs and the false ones,
+      // scaled to ~3 failures per 10,000 GPU-days (the simulation injects 100 in ~300,000).
+      const double failures_per_10k = o.bad / gpu_days * 10000;
+      const double true_per_10k = o.bad ? 3.0 * o.detected / o.bad : 0;
+      const double false_per_10k = o.false_flags / gpu_days * 10000;
+      std::printf("\n== %s\n", kSystemNames[system]);
+      std::printf("recall (flagged >= 24 h before failure): %d / %d = %.1f%%\n", o.detected, o.bad,
+                  o.bad ? 100.0 * o.detected / o.bad : 0.0);
+      std::printf("median lead time of those: %.1f h\n", medianOf(o.leads));
+      std::printf("false flags: %d = %.2f per 10,000 GPU-days\n", o.false_flags, false_per_10k);
+      std::printf("precision at 3 failures per 10,000 GPU-days: %.0f%% (simulated rate %.2f)\n",
+                  true_per_10k + false_per_10k > 0
+                      ? 100 * true_per_10k / (true_per_10k + false_per_10k)
+                      : 0.0,
+                  failures_per_10k);
+      std::printf("%-20s %5s %12s %12s %14s\n", "mode", "GPUs", "flagged>=24h", "flagged>0h",
+                  "median lead h");
+      for (const auto& [name, m] : o.modes) {
+        std::printf("%-20s %5d %12d %12d %14.1f\n", name.c_str(), m.n, m.detected24, m.detected_any,
+                    medianOf(m.leads));
+      }
     }
     std::printf("\n%-22s %14s %12s\n", "rule", "first flags", "false flags");
     std::set<std::string> rules;
@@ -411,20 +447,47 @@ class Sim {
     }
   }
 
+  // The learned-normal detector over each node's GPUs (their last 30 days), as the flag
+  // evaluation groups them by the node they are in.
+  void evaluateNodes(const h::Policy& policy, int day, h::Seconds now) {
+    std::map<int, std::vector<Gpu*>> nodes;
+    for (auto& g : gpus_) {
+      if (g.failed && g.fail_day < day) continue;
+      nodes[g.node].push_back(&g);
+    }
+    for (const auto& [node, members] : nodes) {
+      h::NodeHistory history;
+      history.label = "node " + std::to_string(node);
+      std::map<std::string, Gpu*> by_serial;
+      for (Gpu* g : members) {
+        const std::size_t from = g->days.size() > 30 ? g->days.size() - 30 : 0;
+        history.gpus.push_back(
+            {g->serial, std::span<const h::DayAggregate>(g->days).subspan(from)});
+        by_serial[g->serial] = g;
+      }
+      std::map<std::string, std::vector<h::FlagDraft>> per_gpu;
+      for (auto& d : h::evaluateLearnedNormal(policy, history)) {
+        per_gpu[d.serial].push_back(std::move(d));
+      }
+      for (auto& [serial, ds] : per_gpu) record(*by_serial.at(serial), ds, now);
+    }
+  }
+
   // The flag store's rule: one open flag per GPU and rule; never cleared here.
   void record(Gpu& g, const std::vector<h::FlagDraft>& drafts, h::Seconds now) {
     for (const auto& d : drafts) {
       if (!g.open_rules.insert(d.rule).second) continue;
       g.flags.push_back({d.rule, d.raised_at});
+      const int system = d.rule.starts_with("learned.") ? kLearned : kRules;
       const bool degrading = g.mode != Mode::kHealthy && now >= dayStart(g.onset_day);
       if (!degrading) {
-        ++false_flags_;
+        ++false_flags_[system];
         ++false_by_rule_[d.rule];
         continue;
       }
-      if (!g.first_flag) {
-        g.first_flag = now;  // when the evaluation raises it, not when the evidence began
-        g.first_rule = d.rule;
+      if (!g.first_flag[system]) {
+        // When the evaluation raises it, not when the evidence began.
+        g.first_flag[system] = now;
         ++first_by_rule_[d.rule];
       }
     }
@@ -439,7 +502,7 @@ class Sim {
   std::vector<bool> node_idle_;
   std::set<int> crash_nodes_;
   long long gpu_days_ = 0;
-  int false_flags_ = 0;
+  int false_flags_[2] = {0, 0};
   std::map<std::string, int> false_by_rule_;
   std::map<std::string, int> first_by_rule_;
 };

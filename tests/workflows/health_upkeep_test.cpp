@@ -110,3 +110,53 @@ TEST_CASE("The health upkeep run evaluates the rules on GPUs with new readings a
   CHECK(twice->raised.raised.empty());
   CHECK(twice->raised.already_open == 2);
 }
+
+TEST_CASE(
+    "The flag evaluation judges each GPU against its node-mates with the learned-normal rules",
+    "[health][upkeep]") {
+  namespace h = inventory::health;
+  using namespace std::chrono_literals;
+  auto t = engine_test::freshDb();
+  inventory::NodeSpec spec;
+  spec.chassis_serial = "NODE-LN-1";
+  auto node = inventory::createNode(*t.db, spec, "test");
+  ENGINE_REQUIRE_OK(node);
+
+  // 20 days of one node's 8 GPUs, each with its own offset and a little noise; from day 10
+  // GPU 3 gains 0.6 C a day against its mates. The daily roll-ups are built as the service
+  // builds them.
+  const h::Days day0 = std::chrono::sys_days{std::chrono::year{2026} / 11 / 1};
+  for (int d = 0; d < 20; ++d) {
+    const h::Seconds at = h::Seconds{day0 + std::chrono::days{d}} + 12h;
+    h::NodeBatch batch{at, {}};
+    for (int i = 0; i < 8; ++i) {
+      h::GpuSample s;
+      s.serial = "GPU-LN-" + std::to_string(i);
+      s.temperature_c = 60 + 0.5 * i + 0.3 * (((i * 7 + d * 13) % 5) - 2) / 2.0;
+      if (i == 3 && d >= 10) *s.temperature_c += 0.6 * (d - 9);
+      s.power_w = 600;
+      s.sm_clock_mhz = 1755;
+      batch.gpus.push_back(s);
+    }
+    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node->id, batch, at + 1min));
+    ENGINE_REQUIRE_OK(inventory::rollUpHealth(*t.db, h::Seconds{day0 + std::chrono::days{d + 1}}));
+  }
+
+  // One reading a day stands for the day here (the policy asks for 360).
+  h::Policy policy = h::defaultPolicy();
+  for (auto& r : policy) {
+    if (r.kind == h::RuleKind::kLearnedNormal) r.min_samples = 1;
+  }
+  const h::Seconds now = h::Seconds{day0 + std::chrono::days{20}} + 10min;
+  auto evaluated = workflows::evaluateHealthFlags(*t.db, policy, now - 13h, now);
+  ENGINE_REQUIRE_OK(evaluated);
+  CHECK(evaluated->gpus == 8);
+  inventory::FlagFilter all;
+  auto flags = inventory::listFlags(*t.db, all);
+  ENGINE_REQUIRE_OK(flags);
+  REQUIRE(flags->size() == 1);
+  CHECK((*flags)[0].serial == "GPU-LN-3");
+  CHECK((*flags)[0].rule == "learned.temperature");
+  CHECK((*flags)[0].action == "rerun_burn_in");
+  CHECK((*flags)[0].reason.find("node " + std::to_string(node->id)) != std::string::npos);
+}

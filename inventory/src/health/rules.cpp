@@ -1,5 +1,7 @@
 #include "inventory/health/rules.hpp"
 
+#include "health/rule_drafts.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -10,22 +12,14 @@
 #include <set>
 
 namespace inventory::health {
-namespace {
+namespace detail {
 
 using nlohmann::json;
-using std::chrono::days;
-using std::chrono::hours;
 
-std::string fmt(double v, int decimals = 1) {
+std::string fmt(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
-}
-
-std::string xidList(const std::vector<int>& xids) {
-  std::string out;
-  for (int x : xids) out += (out.empty() ? "" : "/") + std::to_string(x);
-  return out;
 }
 
 FlagDraft draftOf(const Rule& rule, const std::string& serial, Seconds at, std::string reason,
@@ -40,6 +34,38 @@ FlagDraft draftOf(const Rule& rule, const std::string& serial, Seconds at, std::
   d.evidence_json = evidence.dump();
   d.raised_at = at;
   return d;
+}
+
+const char* metricName(PeerMetric m) {
+  switch (m) {
+    case PeerMetric::kTemperature:
+      return "temperature_c";
+    case PeerMetric::kSmClock:
+      return "sm_clock_mhz";
+    case PeerMetric::kPower:
+      return "power_w";
+    case PeerMetric::kEccCorrected:
+      return "ecc_corrected";
+  }
+  return "";
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::draftOf;
+using detail::fmt;
+using detail::metricName;
+
+using nlohmann::json;
+using std::chrono::days;
+using std::chrono::hours;
+
+std::string xidList(const std::vector<int>& xids) {
+  std::string out;
+  for (int x : xids) out += (out.empty() ? "" : "/") + std::to_string(x);
+  return out;
 }
 
 // Drain XIDs have rules of their own (nvidia.*); recurring-XID counting leaves them out.
@@ -211,20 +237,10 @@ std::optional<double> metricOf(const PeerReading& g, PeerMetric m) {
       return g.sm_clock_mhz;
     case PeerMetric::kPower:
       return g.power_w;
+    case PeerMetric::kEccCorrected:
+      return std::nullopt;
   }
   return std::nullopt;
-}
-
-const char* metricName(PeerMetric m) {
-  switch (m) {
-    case PeerMetric::kTemperature:
-      return "temperature_c";
-    case PeerMetric::kSmClock:
-      return "sm_clock_mhz";
-    case PeerMetric::kPower:
-      return "power_w";
-  }
-  return "";
 }
 
 struct Outlier {
@@ -576,6 +592,56 @@ const Policy& defaultPolicy() {
       r.min_baseline_days = 7;
       p.push_back(r);
     }
+    const char* kLearned =
+        "Learned normal (issue 25): the GPU's daily mean against its node-mates' median that "
+        "day (same job, load and air), on days it ran at >= half its own 90th-percentile "
+        "power, compared with its own earlier normal days (Hodges-Lehmann centre; spread the "
+        "larger of its own 1.4826 x MAD, the node's from successive differences and the floor, "
+        "widened for the centre's error); one-sided CUSUM (Page 1954) of the robust z with k "
+        "1.5, h 6, each day capped at z 5; or a clipped least-squares trend over 8 days of at "
+        "least 4.5 standard errors (no learned normal needed)";
+    // What every learned-normal comparison needs: 4 loaded node-mates, 360 readings a day,
+    // 7 normal days learned (21 remembered). Chosen on the benchmark's tuning seeds 1 and 2
+    // (docs/benchmarks.md, "Health flags").
+    auto learned = [](Rule r, PeerMetric metric, Direction direction, double min_spread) {
+      r.severity = FlagSeverity::kWarning;
+      r.action = FlagAction::kRerunBurnIn;
+      r.metric = metric;
+      r.direction = direction;
+      r.min_peers = 4;
+      r.min_samples = 360;
+      r.min_load_fraction = 0.5;
+      r.min_baseline_days = 7;
+      r.max_baseline_days = 21;
+      r.cusum_k = 1.5;
+      r.cusum_h = 6;
+      r.day_cap = 5;
+      r.trend_days = 8;
+      r.trend_z = 4.5;
+      r.min_deviation = min_spread;
+      return r;
+    };
+    p.push_back(learned(ruleOf("learned.temperature", RuleKind::kLearnedNormal, kLearned),
+                        PeerMetric::kTemperature, Direction::kHigh, 0.5));
+    p.push_back(learned(ruleOf("learned.sm_clock", RuleKind::kLearnedNormal, kLearned),
+                        PeerMetric::kSmClock, Direction::kLow, 0.002));
+    {
+      Rule r = learned(ruleOf("learned.ecc_rate", RuleKind::kLearnedNormal, ""),
+                       PeerMetric::kEccCorrected, Direction::kHigh, 0);
+      r.source =
+          "Learned normal (issue 25): the GPU's daily correctable ECC errors against its own "
+          "rate r0 (mean of its normal days without the worst one, plus two standard errors, "
+          "at least 0.2/day); Poisson likelihood-ratio CUSUM against r1 = max(4 r0, r0 + 2), "
+          "a day adds at most 4, h 8";
+      r.min_baseline_days = 3;
+      r.cusum_h = 8;
+      r.day_cap = 4;
+      r.trend_days = 0;
+      r.rate_floor = 0.2;
+      r.rate_ratio = 4;
+      r.rate_increase = 2;
+      p.push_back(r);
+    }
     {
       Rule r = ruleOf("xid.recurring", RuleKind::kXidRecurring,
                       "NVIDIA XID Errors: hardware XIDs (e.g. 62, 74, 92, 119) that recur call "
@@ -641,6 +707,7 @@ std::vector<FlagDraft> evaluateGpu(const Policy& policy, const GpuEvidence& e) {
       case RuleKind::kPeer:
       case RuleKind::kPeerDrift:
       case RuleKind::kRepeatOffender:
+      case RuleKind::kLearnedNormal:
         break;
     }
   }

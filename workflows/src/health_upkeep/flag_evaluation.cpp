@@ -1,10 +1,32 @@
+#include <map>
 #include <set>
+#include <span>
 
+#include "inventory/health/learned_normal.hpp"
 #include "workflows/health_flags.hpp"
 
 namespace workflows {
 
 namespace h = inventory::health;
+
+namespace {
+
+// The GPUs evaluated, by the node each is in now: the learned-normal rules compare a GPU with
+// its node-mates.
+std::vector<h::NodeHistory> nodesOf(const inventory::FlagEvaluationInput& input) {
+  std::map<inventory::Id, h::NodeHistory> by_node;
+  for (std::size_t i = 0; i < input.gpus.size() && i < input.nodes.size(); ++i) {
+    const auto& [serial, node_id] = input.nodes[i];
+    auto& node = by_node[node_id];
+    node.label = "node " + std::to_string(node_id);
+    node.gpus.push_back({serial, std::span<const h::DayAggregate>(input.gpus[i].days)});
+  }
+  std::vector<h::NodeHistory> out;
+  for (auto& [id, node] : by_node) out.push_back(std::move(node));
+  return out;
+}
+
+}  // namespace
 
 common::Result<FlagEvaluation> evaluateHealthFlags(inventory::Database& db, const h::Policy& policy,
                                                    h::Seconds since, h::Seconds now) {
@@ -22,6 +44,9 @@ common::Result<FlagEvaluation> evaluateHealthFlags(inventory::Database& db, cons
     for (auto& d : h::evaluatePeerGroup(policy, g)) {
       if (evaluated.contains(d.serial)) drafts.push_back(std::move(d));
     }
+  }
+  for (const auto& node : nodesOf(input)) {
+    for (auto& d : h::evaluateLearnedNormal(policy, node)) drafts.push_back(std::move(d));
   }
   out.drafts = static_cast<int>(drafts.size());
   if (!drafts.empty()) {

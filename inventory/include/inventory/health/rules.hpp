@@ -73,9 +73,11 @@ enum class RuleKind {
   kPeerDrift,       // the GPU's residual against its peers, against its own baseline
   kXidRecurring,    // bursts of XIDs not in `xids` (hardware ones) on >= `min_days` days
   kRepeatOffender,  // distinct bad days within `window`
+  kLearnedNormal,   // the GPU against its own learned normal (learned_normal.hpp)
 };
 
-enum class PeerMetric { kTemperature, kSmClock, kPower };
+// kEccCorrected: daily correctable ECC errors, for kLearnedNormal rules only.
+enum class PeerMetric { kTemperature, kSmClock, kPower, kEccCorrected };
 enum class Direction { kHigh, kLow, kEither };
 
 struct Rule {
@@ -114,6 +116,24 @@ struct Rule {
   // power across the peers that day).
   int min_baseline_days = 0;
   bool load_adjust = false;
+  // kLearnedNormal (with min_peers: node-mates besides the GPU; min_samples; min_load_fraction:
+  // of the GPU's own 90th-percentile daily power; min_baseline_days; cusum_k, cusum_h;
+  // min_deviation: the smallest spread assumed, in the residual's units: C for temperature, a
+  // fraction of the mates' median for clock and power). The most normal days remembered, and
+  // the most one day adds to the CUSUM (in robust sd for metrics, in log-likelihood for ECC).
+  int max_baseline_days = 0;
+  double day_cap = 0;
+  // kLearnedNormal on a metric: also flag a steady trend of the residual over the last
+  // `trend_days` days (0: not), when its (clipped) slope is at least `trend_z` standard errors
+  // (the node's learned spread / sqrt(sum (day - mean day)^2)). It needs no learned normal, so
+  // it sees a GPU that was already degrading when it was first watched.
+  int trend_days = 0;
+  double trend_z = 0;
+  // kLearnedNormal on kEccCorrected: the lowest rate assumed (errors/day), and the alternative
+  // rate tested: max(rate_ratio x normal, normal + rate_increase).
+  double rate_floor = 0;
+  double rate_ratio = 0;
+  double rate_increase = 0;
 };
 
 using Policy = std::vector<Rule>;
