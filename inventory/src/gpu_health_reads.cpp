@@ -43,10 +43,11 @@ HealthPoint pointFromRow(const pqxx::row& row) {
   p.xids = whole(row[19]);
   p.worst_class = static_cast<int>(whole(row[20]));
   p.source = detail::text(row[21]);
-  if (!row[22].is_null()) p.hbm_temperature_c = num(row[22]);
-  if (!row[23].is_null()) p.mem_clock_mhz = whole(row[23]);
-  if (!row[24].is_null()) p.gpu_utilization_pct = whole(row[24]);
-  if (!row[25].is_null()) p.pcie_replay_errors = whole(row[25]);
+  p.hbm_temperature_c = statAt(row, 22);
+  p.mem_clock_mhz = statAt(row, 26);
+  p.gpu_utilization_pct = statAt(row, 30);
+  p.pcie_replays = whole(row[34]);
+  if (!row[35].is_null()) p.pcie_replay_errors = whole(row[35]);
   return p;
 }
 
@@ -132,6 +133,9 @@ HealthGroupRollup groupFromRow(const pqxx::row& row) {
   g.healthy_gpus = whole(row[22]);
   g.warning_gpus = whole(row[23]);
   g.critical_gpus = whole(row[24]);
+  g.hbm_temperature_c = statAt(row, 25);
+  g.gpu_utilization_pct = statAt(row, 29);
+  g.pcie_replays = whole(row[33]);
   return g;
 }
 

@@ -72,7 +72,8 @@ nlohmann::json sampleRow(Id node_id, const std::string& at, const h::GpuSample& 
                         {"remap_failure", g.remap_failure},
                         {"xid_count", g.xids.size()},
                         {"ecc_corrected_delta", h::newEccErrors(advance, false)},
-                        {"ecc_uncorrected_delta", h::newEccErrors(advance, true)}};
+                        {"ecc_uncorrected_delta", h::newEccErrors(advance, true)},
+                        {"pcie_replay_delta", h::newPcieReplays(advance)}};
   for (std::size_t i = 0; i < h::kCounterCount; ++i) {
     row[std::string(h::nameOf(h::counterAt(i)))] = optionalJson(g.counters[i]);
   }

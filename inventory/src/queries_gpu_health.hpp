@@ -11,7 +11,9 @@
   " temperature_max, power_n, power_sum, power_min, power_max, sm_clock_n, sm_clock_sum,"     \
   " sm_clock_min, sm_clock_max, throttled_samples, clock_event_reasons, ecc_corrected_delta," \
   " ecc_uncorrected_delta, xid_count, healthy_samples, warning_samples, critical_samples,"    \
-  " worst_class"
+  " worst_class, hbm_temperature_n, hbm_temperature_sum, hbm_temperature_min,"                \
+  " hbm_temperature_max, mem_clock_n, mem_clock_sum, mem_clock_min, mem_clock_max,"           \
+  " utilization_n, utilization_sum, utilization_min, utilization_max, pcie_replay_delta"
 // A recomputed bucket replaces what was there (idempotent re-runs).
 #define INVENTORY_ROLLUP_REPLACE                                                                 \
   " ON CONFLICT (gpu_serial, bucket, node_id) DO UPDATE SET samples = excluded.samples,"         \
@@ -25,7 +27,15 @@
   " ecc_corrected_delta = excluded.ecc_corrected_delta,"                                         \
   " ecc_uncorrected_delta = excluded.ecc_uncorrected_delta, xid_count = excluded.xid_count,"     \
   " healthy_samples = excluded.healthy_samples, warning_samples = excluded.warning_samples,"     \
-  " critical_samples = excluded.critical_samples, worst_class = excluded.worst_class"
+  " critical_samples = excluded.critical_samples, worst_class = excluded.worst_class,"           \
+  " hbm_temperature_n = excluded.hbm_temperature_n,"                                             \
+  " hbm_temperature_sum = excluded.hbm_temperature_sum,"                                         \
+  " hbm_temperature_min = excluded.hbm_temperature_min,"                                         \
+  " hbm_temperature_max = excluded.hbm_temperature_max, mem_clock_n = excluded.mem_clock_n,"     \
+  " mem_clock_sum = excluded.mem_clock_sum, mem_clock_min = excluded.mem_clock_min,"             \
+  " mem_clock_max = excluded.mem_clock_max, utilization_n = excluded.utilization_n,"             \
+  " utilization_sum = excluded.utilization_sum, utilization_min = excluded.utilization_min,"     \
+  " utilization_max = excluded.utilization_max, pcie_replay_delta = excluded.pcie_replay_delta"
 // Summaries of roll-up rows, for the daily roll-up and the reads (alias h).
 #define INVENTORY_ROLLUP_MERGE                                                            \
   "sum(h.samples), sum(h.temperature_n), sum(h.temperature_sum), min(h.temperature_min)," \
@@ -33,7 +43,12 @@
   " max(h.power_max), sum(h.sm_clock_n), sum(h.sm_clock_sum), min(h.sm_clock_min),"       \
   " max(h.sm_clock_max), sum(h.throttled_samples), bit_or(h.clock_event_reasons),"        \
   " sum(h.ecc_corrected_delta), sum(h.ecc_uncorrected_delta), sum(h.xid_count),"          \
-  " sum(h.healthy_samples), sum(h.warning_samples), sum(h.critical_samples), max(h.worst_class)"
+  " sum(h.healthy_samples), sum(h.warning_samples), sum(h.critical_samples),"             \
+  " max(h.worst_class), sum(h.hbm_temperature_n), sum(h.hbm_temperature_sum),"            \
+  " min(h.hbm_temperature_min), max(h.hbm_temperature_max), sum(h.mem_clock_n),"          \
+  " sum(h.mem_clock_sum), min(h.mem_clock_min), max(h.mem_clock_max),"                    \
+  " sum(h.utilization_n), sum(h.utilization_sum), min(h.utilization_min),"                \
+  " max(h.utilization_max), sum(h.pcie_replay_delta)"
 // Raw samples as one-reading roll-up rows (alias s), so every level reads alike.
 #define INVENTORY_SAMPLE_AS_ROLLUP                                                                \
   "s.gpu_serial, s.node_id, 1 AS samples, (s.temperature_c IS NOT NULL)::int AS temperature_n,"   \
@@ -45,13 +60,25 @@
   " s.sm_clock_mhz AS sm_clock_max, (s.clock_event_reasons <> 0)::int AS throttled_samples,"      \
   " s.clock_event_reasons, s.ecc_corrected_delta, s.ecc_uncorrected_delta, s.xid_count,"          \
   " (s.health_class = 0)::int AS healthy_samples, (s.health_class = 1)::int AS warning_samples,"  \
-  " (s.health_class = 2)::int AS critical_samples, s.health_class AS worst_class"
+  " (s.health_class = 2)::int AS critical_samples, s.health_class AS worst_class,"                \
+  " (s.hbm_temperature_c IS NOT NULL)::int AS hbm_temperature_n,"                                 \
+  " coalesce(s.hbm_temperature_c, 0)::float8 AS hbm_temperature_sum,"                             \
+  " s.hbm_temperature_c AS hbm_temperature_min, s.hbm_temperature_c AS hbm_temperature_max,"      \
+  " (s.mem_clock_mhz IS NOT NULL)::int AS mem_clock_n,"                                           \
+  " coalesce(s.mem_clock_mhz, 0)::float8 AS mem_clock_sum, s.mem_clock_mhz AS mem_clock_min,"     \
+  " s.mem_clock_mhz AS mem_clock_max, (s.gpu_utilization_pct IS NOT NULL)::int AS utilization_n," \
+  " coalesce(s.gpu_utilization_pct, 0)::float8 AS utilization_sum,"                               \
+  " s.gpu_utilization_pct AS utilization_min, s.gpu_utilization_pct AS utilization_max,"          \
+  " s.pcie_replay_delta"
 #define INVENTORY_BUCKET_AS_ROLLUP                                                               \
   "h.gpu_serial, h.node_id, h.samples, h.temperature_n, h.temperature_sum, h.temperature_min,"   \
   " h.temperature_max, h.power_n, h.power_sum, h.power_min, h.power_max, h.sm_clock_n,"          \
   " h.sm_clock_sum, h.sm_clock_min, h.sm_clock_max, h.throttled_samples, h.clock_event_reasons," \
   " h.ecc_corrected_delta, h.ecc_uncorrected_delta, h.xid_count, h.healthy_samples,"             \
-  " h.warning_samples, h.critical_samples, h.worst_class"
+  " h.warning_samples, h.critical_samples, h.worst_class, h.hbm_temperature_n,"                  \
+  " h.hbm_temperature_sum, h.hbm_temperature_min, h.hbm_temperature_max, h.mem_clock_n,"         \
+  " h.mem_clock_sum, h.mem_clock_min, h.mem_clock_max, h.utilization_n, h.utilization_sum,"      \
+  " h.utilization_min, h.utilization_max, h.pcie_replay_delta"
 
 namespace inventory::detail {
 
@@ -105,14 +132,14 @@ constexpr Query kInsertHealthSamples{"insert_gpu_health_samples", R"(
     remapped_uncorrectable, retired_pages, nvlink_crc_errors, nvlink_replay_errors,
     nvlink_recovery_errors, remap_pending, remap_failure, xid_count, ecc_corrected_delta,
     ecc_uncorrected_delta, hbm_temperature_c, mem_clock_mhz, gpu_utilization_pct,
-    pcie_replay_errors)
+    pcie_replay_errors, pcie_replay_delta)
   SELECT gpu_serial, sampled_at, node_id, health_class, temperature_c, power_w, sm_clock_mhz,
          clock_event_reasons, ecc_corrected_volatile, ecc_uncorrected_volatile,
          ecc_corrected_aggregate, ecc_uncorrected_aggregate, remapped_correctable,
          remapped_uncorrectable, retired_pages, nvlink_crc_errors, nvlink_replay_errors,
          nvlink_recovery_errors, remap_pending, remap_failure, xid_count, ecc_corrected_delta,
          ecc_uncorrected_delta, hbm_temperature_c, mem_clock_mhz, gpu_utilization_pct,
-         pcie_replay_errors
+         pcie_replay_errors, pcie_replay_delta
     FROM jsonb_to_recordset($1::jsonb) AS x(
            gpu_serial text, sampled_at timestamptz, node_id bigint, health_class smallint,
            temperature_c real, power_w real, sm_clock_mhz integer, clock_event_reasons bigint,
@@ -122,7 +149,8 @@ constexpr Query kInsertHealthSamples{"insert_gpu_health_samples", R"(
            nvlink_crc_errors bigint, nvlink_replay_errors bigint, nvlink_recovery_errors bigint,
            remap_pending boolean, remap_failure boolean, xid_count integer,
            ecc_corrected_delta bigint, ecc_uncorrected_delta bigint, hbm_temperature_c real,
-           mem_clock_mhz integer, gpu_utilization_pct smallint, pcie_replay_errors bigint))"};
+           mem_clock_mhz integer, gpu_utilization_pct smallint, pcie_replay_errors bigint,
+           pcie_replay_delta bigint))"};
 constexpr Query kLatestXidBursts{"latest_gpu_xid_bursts", R"(
   SELECT DISTINCT ON (xid) id, xid, extract(epoch FROM first_at)::bigint,
          extract(epoch FROM last_at)::bigint, count
@@ -179,32 +207,29 @@ constexpr Query kRollUpDays{"roll_up_gpu_health_days",
 // Reads --------------------------------------------------------------------------------------
 
 // One GPU's points in [$2, $3): the columns pointFromRow() reads.
-#define INVENTORY_POINT_SELECT(source)                                                       \
-  "SELECT iso8601(h.at), h.node_id, h.samples, h.temperature_n, h.temperature_sum,"          \
-  " h.temperature_min, h.temperature_max, h.power_n, h.power_sum, h.power_min, h.power_max," \
-  " h.sm_clock_n, h.sm_clock_sum, h.sm_clock_min, h.sm_clock_max, h.throttled_samples,"      \
-  " h.clock_event_reasons, h.ecc_corrected_delta, h.ecc_uncorrected_delta, h.xid_count,"     \
-  " h.worst_class, h.source, h.hbm_temperature_c, h.mem_clock_mhz, h.gpu_utilization_pct,"   \
-  " h.pcie_replay_errors FROM (" source ") h ORDER BY h.at, h.node_id"
-// The gauges only raw readings carry (the roll-ups do not keep them yet).
-#define INVENTORY_RAW_ONLY_GAUGES \
-  ", s.hbm_temperature_c, s.mem_clock_mhz, s.gpu_utilization_pct, s.pcie_replay_errors"
-#define INVENTORY_NO_RAW_GAUGES                                        \
-  ", NULL::real AS hbm_temperature_c, NULL::integer AS mem_clock_mhz," \
-  " NULL::smallint AS gpu_utilization_pct, NULL::bigint AS pcie_replay_errors"
+#define INVENTORY_POINT_SELECT(source)                                                        \
+  "SELECT iso8601(h.at), h.node_id, h.samples, h.temperature_n, h.temperature_sum,"           \
+  " h.temperature_min, h.temperature_max, h.power_n, h.power_sum, h.power_min, h.power_max,"  \
+  " h.sm_clock_n, h.sm_clock_sum, h.sm_clock_min, h.sm_clock_max, h.throttled_samples,"       \
+  " h.clock_event_reasons, h.ecc_corrected_delta, h.ecc_uncorrected_delta, h.xid_count,"      \
+  " h.worst_class, h.source, h.hbm_temperature_n, h.hbm_temperature_sum,"                     \
+  " h.hbm_temperature_min, h.hbm_temperature_max, h.mem_clock_n, h.mem_clock_sum,"            \
+  " h.mem_clock_min, h.mem_clock_max, h.utilization_n, h.utilization_sum, h.utilization_min," \
+  " h.utilization_max, h.pcie_replay_delta, h.pcie_replay_errors"                             \
+  " FROM (" source ") h ORDER BY h.at, h.node_id"
 constexpr Query kRawPoints{
     "gpu_health_raw_points",
-    INVENTORY_POINT_SELECT(
-        "SELECT s.sampled_at AS at, s.source, " INVENTORY_SAMPLE_AS_ROLLUP INVENTORY_RAW_ONLY_GAUGES
-        " FROM gpu_health_samples s"
-        " WHERE s.gpu_serial = $1"
-        " AND s.sampled_at >= $2::timestamptz"
-        " AND s.sampled_at < $3::timestamptz")};
+    INVENTORY_POINT_SELECT("SELECT s.sampled_at AS at, s.source, " INVENTORY_SAMPLE_AS_ROLLUP
+                           ", s.pcie_replay_errors"
+                           " FROM gpu_health_samples s"
+                           " WHERE s.gpu_serial = $1"
+                           " AND s.sampled_at >= $2::timestamptz"
+                           " AND s.sampled_at < $3::timestamptz")};
 constexpr Query kHourlyPoints{
     "gpu_health_hourly_points",
     INVENTORY_POINT_SELECT(
         "SELECT h.bucket AS at, NULL::text AS source, " INVENTORY_BUCKET_AS_ROLLUP
-            INVENTORY_NO_RAW_GAUGES " FROM gpu_health_hourly h"
+        ", NULL::bigint AS pcie_replay_errors FROM gpu_health_hourly h"
         " WHERE h.gpu_serial = $1"
         " AND h.bucket >= $2::timestamptz"
         " AND h.bucket < $3::timestamptz")};
@@ -212,7 +237,7 @@ constexpr Query kDailyPoints{
     "gpu_health_daily_points",
     INVENTORY_POINT_SELECT(
         "SELECT h.bucket AS at, NULL::text AS source, " INVENTORY_BUCKET_AS_ROLLUP
-            INVENTORY_NO_RAW_GAUGES " FROM gpu_health_daily h"
+        ", NULL::bigint AS pcie_replay_errors FROM gpu_health_daily h"
         " WHERE h.gpu_serial = $1"
         " AND h.bucket >= $2::timestamptz"
         " AND h.bucket < $3::timestamptz")};
@@ -249,13 +274,19 @@ constexpr Query kGpuHasHealth{"gpu_has_health", R"(
   "  sum(p.sm_clock_n) AS cn, sum(p.sm_clock_sum) AS cs, min(p.sm_clock_min) AS cmin,"      \
   "  max(p.sm_clock_max) AS cmax, sum(p.throttled_samples) AS th,"                          \
   "  sum(p.ecc_corrected_delta) AS ec, sum(p.ecc_uncorrected_delta) AS eu,"                 \
-  "  sum(p.xid_count) AS x, max(p.worst_class) AS worst"                                    \
+  "  sum(p.xid_count) AS x, max(p.worst_class) AS worst,"                                   \
+  "  sum(p.hbm_temperature_n) AS hn, sum(p.hbm_temperature_sum) AS hs,"                     \
+  "  min(p.hbm_temperature_min) AS hmin, max(p.hbm_temperature_max) AS hmax,"               \
+  "  sum(p.utilization_n) AS un, sum(p.utilization_sum) AS us,"                             \
+  "  min(p.utilization_min) AS umin, max(p.utilization_max) AS umax,"                       \
+  "  sum(p.pcie_replay_delta) AS pr"                                                        \
   "  FROM placed p GROUP BY 1, 2, 3, 4, p.gpu_serial)"                                      \
   " SELECT g.site, g.row_name, g.rack, g.node_id, count(*), sum(g.samples), sum(g.tn),"     \
   "  sum(g.ts), min(g.tmin), max(g.tmax), sum(g.pn), sum(g.ps), min(g.pmin), max(g.pmax),"  \
   "  sum(g.cn), sum(g.cs), min(g.cmin), max(g.cmax), sum(g.th), sum(g.ec), sum(g.eu),"      \
   "  sum(g.x), count(*) FILTER (WHERE g.worst = 0), count(*) FILTER (WHERE g.worst = 1),"   \
-  "  count(*) FILTER (WHERE g.worst = 2)"                                                   \
+  "  count(*) FILTER (WHERE g.worst = 2), sum(g.hn), sum(g.hs), min(g.hmin), max(g.hmax),"  \
+  "  sum(g.un), sum(g.us), min(g.umin), max(g.umax), sum(g.pr)"                             \
   " FROM per_gpu g GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
 constexpr Query kRawGroupRollups{
     "gpu_health_raw_group_rollups",

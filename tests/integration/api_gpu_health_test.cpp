@@ -92,11 +92,13 @@ TEST_CASE("an agent posts a batch and the GPU's history shows it", "[integration
   CHECK(body["points"][0]["temperature_c"]["max"] == 61.5);
   CHECK(body["points"][0]["health_class"] == "warning");  // XID 13
   CHECK(body["points"][0]["xids"] == 1);
-  // What only a raw reading keeps: the HBM's temperature, the memory clock, the utilisation.
-  CHECK(body["points"][0]["hbm_temperature_c"] == 67.5);
-  CHECK(body["points"][0]["mem_clock_mhz"] == 2619);
-  CHECK(body["points"][0]["gpu_utilization_pct"] == 97);
+  // The monitor's other gauges, as every level carries them; the raw replay count, and no new
+  // replays in a driver load's first reading.
+  CHECK(body["points"][0]["hbm_temperature_c"]["avg"] == 67.5);
+  CHECK(body["points"][0]["mem_clock_mhz"]["max"] == 2619);
+  CHECK(body["points"][0]["gpu_utilization_pct"]["min"] == 97);
   CHECK(body["points"][0]["pcie_replay_errors"] == 5);
+  CHECK(body["points"][0]["pcie_replays"] == 0);
   CHECK(body["counters"]["lifetime"]["ecc_corrected_aggregate"] == 40);
   CHECK(body["counters"]["lifetime"]["pcie_replay_errors"] == 5);
   CHECK(body["events"][0]["kind"] == "first_seen");

@@ -181,9 +181,14 @@ TEST_CASE("roll-ups match the raw data, are idempotent and take late readings",
   auto node = makeNode(db, "NODE-R1", "", rack, 3);
   const auto t0 = utc("2026-12-03T10:00:00Z");
   const double temps[] = {50, 70, 64, 58};
+  const std::uint64_t replays[] = {0, 3, 3, 10};  // the driver's PCIe replay count
   for (int i = 0; i < 4; ++i) {
     auto g = reading("GPU-R", static_cast<std::uint64_t>(i), 0);
     g.temperature_c = temps[i];
+    g.hbm_temperature_c = 70 + 2 * i;
+    g.mem_clock_mhz = 2619;
+    g.gpu_utilization_pct = 100 - 10 * i;
+    g.counters[static_cast<std::size_t>(h::Counter::kPcieReplayErrors)] = replays[i];
     ingest(db, node.id, batchAt(t0 + std::chrono::minutes{25 * i}, {g}));  // 10:00 .. 11:15
   }
   // Before 11:00 nothing has ended; at 12:00 both hours have, the day has not.
@@ -198,6 +203,12 @@ TEST_CASE("roll-ups match the raw data, are idempotent and take late readings",
                "SELECT samples || ' ' || temperature_min || ' ' || temperature_max || ' ' "
                "|| temperature_sum || ' ' || ecc_corrected_delta FROM gpu_health_hourly "
                "WHERE bucket = '2026-12-03T10:00:00Z'") == "3 50 70 184 2");
+  // The monitor's gauges and the PCIe replays (the first reading is the count's baseline).
+  CHECK(scalar(inv.url,
+               "SELECT hbm_temperature_n || ' ' || hbm_temperature_min || ' ' || "
+               "hbm_temperature_max || ' ' || mem_clock_sum || ' ' || utilization_min || ' ' || "
+               "pcie_replay_delta FROM gpu_health_hourly "
+               "WHERE bucket = '2026-12-03T10:00:00Z'") == "3 70 74 7857 80 3");
   auto again = rollUpHealth(db, utc("2026-12-03T12:00:00Z"));
   REQUIRE_OK(again);
   CHECK(again->hourly_buckets == 0);
@@ -237,6 +248,17 @@ TEST_CASE("roll-ups match the raw data, are idempotent and take late readings",
   CHECK(*hourly->points[0].temperature_c.avg() == Approx(184.0 / 3));
   REQUIRE(daily->points.size() == 1);
   CHECK(daily->points[0].samples == 4);
+  CHECK(raw->points[3].pcie_replays == 7);
+  CHECK(raw->points[3].pcie_replay_errors == 10);
+  CHECK(hourly->points[1].pcie_replays == 7);
+  CHECK_FALSE(hourly->points[1].pcie_replay_errors);
+  const auto& d = daily->points[0];
+  CHECK(d.hbm_temperature_c.count == 4);
+  CHECK(d.hbm_temperature_c.max == 76);
+  CHECK(*d.hbm_temperature_c.avg() == Approx(73));
+  CHECK(*d.mem_clock_mhz.avg() == Approx(2619));
+  CHECK(d.gpu_utilization_pct.min == 70);
+  CHECK(d.pcie_replays == 10);
 
   for (auto by :
        {HealthGroupBy::kNode, HealthGroupBy::kRack, HealthGroupBy::kRow, HealthGroupBy::kSite}) {
@@ -251,6 +273,10 @@ TEST_CASE("roll-ups match the raw data, are idempotent and take late readings",
       CHECK(g.temperature_c.max == 90);
       CHECK(g.temperature_c.min == 50);
       CHECK(g.healthy_gpus == 2);
+      CHECK(g.hbm_temperature_c.count == 4);  // GPU-S's late reading had none
+      CHECK(g.hbm_temperature_c.max == 76);
+      CHECK(g.gpu_utilization_pct.min == 70);
+      CHECK(g.pcie_replays == 10);
       CHECK(g.row == (by == HealthGroupBy::kSite ? "" : "row-1"));
       CHECK(g.rack == (by == HealthGroupBy::kNode || by == HealthGroupBy::kRack ? "R07" : ""));
       CHECK(g.node_id == (by == HealthGroupBy::kNode ? std::optional<Id>(node.id) : std::nullopt));

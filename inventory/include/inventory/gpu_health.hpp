@@ -86,10 +86,12 @@ struct HealthPoint {
   long long xids = 0;
   int worst_class = 0;  // health::HealthClass
   std::string source;   // a raw reading's: "agent", or "bmc" (the out-of-band sweep); roll-ups: ""
-  // A raw reading's gauges and PCIe replay count, where it had them (roll-ups: none yet).
-  std::optional<double> hbm_temperature_c;
-  std::optional<std::int64_t> mem_clock_mhz;
-  std::optional<std::int64_t> gpu_utilization_pct;
+  // What the resident monitor reads besides, at every level.
+  health::Stat hbm_temperature_c;
+  health::Stat mem_clock_mhz;
+  health::Stat gpu_utilization_pct;
+  long long pcie_replays = 0;  // new replays in the point (reset-corrected)
+  // A raw reading's PCIe replay count as the driver gave it (roll-ups: none).
   std::optional<std::int64_t> pcie_replay_errors;
 };
 
@@ -155,6 +157,9 @@ struct HealthGroupRollup {
   long long healthy_gpus = 0;
   long long warning_gpus = 0;
   long long critical_gpus = 0;
+  health::Stat hbm_temperature_c;
+  health::Stat gpu_utilization_pct;
+  long long pcie_replays = 0;  // new replays (reset-corrected)
 };
 
 // Readings taken in [from, to) at `resolution`, grouped by where they were taken.

@@ -83,4 +83,10 @@ std::uint64_t newEccErrors(const CounterAdvance& a, bool uncorrectable) {
   return step->increment;
 }
 
+std::uint64_t newPcieReplays(const CounterAdvance& a) {
+  const auto& step = a.steps[indexOf(Counter::kPcieReplayErrors)];
+  if (!step || step->baseline) return 0;
+  return step->increment;
+}
+
 }  // namespace inventory::health

@@ -179,13 +179,11 @@ json pointJson(const inventory::HealthPoint& p) {
               {"xids", p.xids},
               {"health_class", h::toString(static_cast<h::HealthClass>(p.worst_class))}};
   if (!p.source.empty()) out["source"] = p.source;
-  auto putIf = [&out](const char* field, const auto& value) {
-    if (value) out[field] = *value;
-  };
-  putIf("hbm_temperature_c", p.hbm_temperature_c);
-  putIf("mem_clock_mhz", p.mem_clock_mhz);
-  putIf("gpu_utilization_pct", p.gpu_utilization_pct);
-  putIf("pcie_replay_errors", p.pcie_replay_errors);
+  out["hbm_temperature_c"] = statJson(p.hbm_temperature_c);
+  out["mem_clock_mhz"] = statJson(p.mem_clock_mhz);
+  out["gpu_utilization_pct"] = statJson(p.gpu_utilization_pct);
+  out["pcie_replays"] = p.pcie_replays;
+  if (p.pcie_replay_errors) out["pcie_replay_errors"] = *p.pcie_replay_errors;
   return out;
 }
 
@@ -282,6 +280,9 @@ json groupJson(const inventory::HealthGroupRollup& g) {
       {"ecc_corrected", g.ecc_corrected},
       {"ecc_uncorrected", g.ecc_uncorrected},
       {"xids", g.xids},
+      {"hbm_temperature_c", statJson(g.hbm_temperature_c)},
+      {"gpu_utilization_pct", statJson(g.gpu_utilization_pct)},
+      {"pcie_replays", g.pcie_replays},
       {"health_classes",
        {{"healthy", g.healthy_gpus}, {"warning", g.warning_gpus}, {"critical", g.critical_gpus}}}};
 }

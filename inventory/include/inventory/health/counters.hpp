@@ -80,5 +80,7 @@ CounterAdvance advanceCounters(const CounterState& last,
 // New ECC errors in a step, live: the volatile counter's increment when it was read (it is
 // updated at once), else the aggregate one's. 0 for a baseline reading.
 std::uint64_t newEccErrors(const CounterAdvance& a, bool uncorrectable);
+// New PCIe replays in this reading (0 for the first reading of a driver load).
+std::uint64_t newPcieReplays(const CounterAdvance& a);
 
 }  // namespace inventory::health
