@@ -39,6 +39,7 @@ Stat stat(double v) {
 struct Reading {
   double temp = 0, clock = 0, power = 0;
   std::int64_t ecc = 0;
+  std::int64_t replays = 0;
 };
 
 // 8 GPUs over `n` days: each with its own offset, the node's load moving them all together,
@@ -67,6 +68,7 @@ struct Node {
         a.sm_clock_mhz = stat(r.clock);
         a.power_w = stat(r.power);
         a.ecc_corrected = r.ecc;
+        a.pcie_replays = r.replays;
         days[static_cast<std::size_t>(i)].push_back(a);
       }
     }
@@ -92,7 +94,8 @@ std::vector<std::pair<Days, double>> series(const std::vector<double>& values) {
 }  // namespace
 
 TEST_CASE("learned normal: the policy's rules", "[unit][health]") {
-  for (const char* id : {"learned.temperature", "learned.sm_clock", "learned.ecc_rate"}) {
+  for (const char* id :
+       {"learned.temperature", "learned.sm_clock", "learned.ecc_rate", "learned.pcie_replays"}) {
     const Rule* r = findRule(defaultPolicy(), id);
     REQUIRE(r);
     CHECK(r->kind == RuleKind::kLearnedNormal);
@@ -216,6 +219,26 @@ TEST_CASE("learned normal: correctable ECC against the GPU's own rate", "[unit][
     CHECK(drafts[0].serial == "GPU-4");
     CHECK(drafts[0].reason.find("above the GPU's learned rate") != std::string::npos);
     CHECK(drafts[0].raised_at <= endOf(kDay0 + std::chrono::days{22}));
+  }
+}
+
+TEST_CASE("learned normal: PCIe replays against the link's own rate", "[unit][health]") {
+  SECTION("a link that always replays a few times a day is not news") {
+    const Node node(30, [](int gpu, int d, Reading& r) {
+      if (gpu == 2) r.replays = 2 + (d % 4);
+    });
+    CHECK(evaluate(node).empty());
+  }
+  SECTION("a quiet link starting to replay hundreds of times a day is flagged") {
+    const Node node(24, [](int gpu, int d, Reading& r) {
+      if (gpu == 2 && d >= 20) r.replays = 150 * (d - 19);
+    });
+    const auto drafts = evaluate(node);
+    REQUIRE(drafts.size() == 1);
+    CHECK(drafts[0].rule == "learned.pcie_replays");
+    CHECK(drafts[0].serial == "GPU-2");
+    CHECK(drafts[0].reason.find("PCIe replays above the GPU's learned rate") != std::string::npos);
+    CHECK(nlohmann::json::parse(drafts[0].evidence_json)["metric"] == "pcie_replays");
   }
 }
 

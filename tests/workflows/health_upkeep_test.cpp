@@ -123,8 +123,9 @@ TEST_CASE(
   ENGINE_REQUIRE_OK(node);
 
   // 20 days of one node's 8 GPUs, each with its own offset and a little noise; from day 10
-  // GPU 3 gains 0.6 C a day against its mates. The daily roll-ups are built as the service
-  // builds them.
+  // GPU 3 gains 0.6 C a day against its mates, from day 15 GPU 5's PCIe link replays 100 times a
+  // day (the driver's count, turned into deltas at ingest). The daily roll-ups are built as the
+  // service builds them.
   const h::Days day0 = std::chrono::sys_days{std::chrono::year{2026} / 11 / 1};
   for (int d = 0; d < 20; ++d) {
     const h::Seconds at = h::Seconds{day0 + std::chrono::days{d}} + 12h;
@@ -136,6 +137,8 @@ TEST_CASE(
       if (i == 3 && d >= 10) *s.temperature_c += 0.6 * (d - 9);
       s.power_w = 600;
       s.sm_clock_mhz = 1755;
+      s.counters[static_cast<std::size_t>(h::Counter::kPcieReplayErrors)] =
+          i == 5 && d >= 15 ? 100u * static_cast<unsigned>(d - 14) : 0u;
       batch.gpus.push_back(s);
     }
     ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node->id, batch, at + 1min));
@@ -154,9 +157,12 @@ TEST_CASE(
   inventory::FlagFilter all;
   auto flags = inventory::listFlags(*t.db, all);
   ENGINE_REQUIRE_OK(flags);
-  REQUIRE(flags->size() == 1);
+  REQUIRE(flags->size() == 2);
   CHECK((*flags)[0].serial == "GPU-LN-3");
   CHECK((*flags)[0].rule == "learned.temperature");
   CHECK((*flags)[0].action == "rerun_burn_in");
   CHECK((*flags)[0].reason.find("node " + std::to_string(node->id)) != std::string::npos);
+  CHECK((*flags)[1].serial == "GPU-LN-5");
+  CHECK((*flags)[1].rule == "learned.pcie_replays");
+  CHECK((*flags)[1].reason.find("PCIe replays above the GPU's learned rate") != std::string::npos);
 }

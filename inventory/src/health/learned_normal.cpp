@@ -209,34 +209,44 @@ void metricRule(const Rule& r, const NodeHistory& node, double direction,
   }
 }
 
-void eccRule(const Rule& r, const NodeHistory& node, std::vector<FlagDraft>& out) {
+// The daily count a count rule reads, and how its reason names it.
+std::int64_t dailyCount(const DayAggregate& d, PeerMetric m) {
+  return m == PeerMetric::kPcieReplays ? d.pcie_replays : d.ecc_corrected;
+}
+const char* countWords(PeerMetric m) {
+  return m == PeerMetric::kPcieReplays ? "PCIe replays" : "correctable ECC errors";
+}
+
+void countRule(const Rule& r, const NodeHistory& node, std::vector<FlagDraft>& out) {
   for (const auto& g : node.gpus) {
     std::vector<std::pair<Days, double>> counts;
     for (const auto& d : g.days) {
       if (d.samples >= r.min_samples) {
-        counts.emplace_back(d.day, static_cast<double>(std::max<std::int64_t>(d.ecc_corrected, 0)));
+        counts.emplace_back(
+            d.day, static_cast<double>(std::max<std::int64_t>(dailyCount(d, r.metric), 0)));
       }
     }
     const LearnedCusum c =
         rateCusum(counts, r.rate_floor, r.rate_ratio, r.rate_increase, r.min_baseline_days,
                   r.max_baseline_days, r.cusum_h, r.day_cap);
     if (!c.excursion) continue;
-    out.push_back(draftOf(
-        r, g.serial, endOf(*c.excursion),
-        "correctable ECC errors above the GPU's learned rate: CUSUM " + fmt(c.value) + " >= " +
-            fmt(r.cusum_h) + " since " + formatDay(*c.excursion) + " (normal " + fmt(c.normal, 2) +
-            "/day over " + std::to_string(c.normal_days) + " days, tested against " +
-            fmt(c.spread, 2) + "/day; latest " + fmt(c.latest, 0) + "/day), in " + node.label,
-        json{{"metric", metricName(r.metric)},
-             {"cusum", c.value},
-             {"h", r.cusum_h},
-             {"excursion_from", formatDay(*c.excursion)},
-             {"normal_rate", c.normal},
-             {"alternative_rate", c.spread},
-             {"normal_days", c.normal_days},
-             {"latest_count", c.latest},
-             {"recent_increments", recentScores(c)},
-             {"group", node.label}}));
+    out.push_back(
+        draftOf(r, g.serial, endOf(*c.excursion),
+                std::string(countWords(r.metric)) + " above the GPU's learned rate: CUSUM " +
+                    fmt(c.value) + " >= " + fmt(r.cusum_h) + " since " + formatDay(*c.excursion) +
+                    " (normal " + fmt(c.normal, 2) + "/day over " + std::to_string(c.normal_days) +
+                    " days, tested against " + fmt(c.spread, 2) + "/day; latest " +
+                    fmt(c.latest, 0) + "/day), in " + node.label,
+                json{{"metric", metricName(r.metric)},
+                     {"cusum", c.value},
+                     {"h", r.cusum_h},
+                     {"excursion_from", formatDay(*c.excursion)},
+                     {"normal_rate", c.normal},
+                     {"alternative_rate", c.spread},
+                     {"normal_days", c.normal_days},
+                     {"latest_count", c.latest},
+                     {"recent_increments", recentScores(c)},
+                     {"group", node.label}}));
   }
 }
 
@@ -330,8 +340,8 @@ std::vector<FlagDraft> evaluateLearnedNormal(const Policy& policy, const NodeHis
   std::vector<FlagDraft> out;
   for (const auto& r : policy) {
     if (r.kind != RuleKind::kLearnedNormal) continue;
-    if (r.metric == PeerMetric::kEccCorrected) {
-      eccRule(r, node, out);
+    if (r.metric == PeerMetric::kEccCorrected || r.metric == PeerMetric::kPcieReplays) {
+      countRule(r, node, out);
       continue;
     }
     if (r.direction != Direction::kLow) metricRule(r, node, +1, out);

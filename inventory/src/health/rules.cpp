@@ -46,6 +46,8 @@ const char* metricName(PeerMetric m) {
       return "power_w";
     case PeerMetric::kEccCorrected:
       return "ecc_corrected";
+    case PeerMetric::kPcieReplays:
+      return "pcie_replays";
   }
   return "";
 }
@@ -238,6 +240,7 @@ std::optional<double> metricOf(const PeerReading& g, PeerMetric m) {
     case PeerMetric::kPower:
       return g.power_w;
     case PeerMetric::kEccCorrected:
+    case PeerMetric::kPcieReplays:
       return std::nullopt;
   }
   return std::nullopt;
@@ -640,6 +643,23 @@ const Policy& defaultPolicy() {
       r.rate_floor = 0.2;
       r.rate_ratio = 4;
       r.rate_increase = 2;
+      p.push_back(r);
+    }
+    {
+      Rule r = learned(ruleOf("learned.pcie_replays", RuleKind::kLearnedNormal, ""),
+                       PeerMetric::kPcieReplays, Direction::kHigh, 0);
+      r.source =
+          "Learned normal (issue 25): the GPU's daily PCIe replays (reset-corrected) against its "
+          "own rate, as learned.ecc_rate, with r0 at least 1/day and r1 = max(4 r0, r0 + 10): a "
+          "link that starts replaying is marginal (riser, retimer, seating); DCGM's PCIe watch "
+          "fails a GPU above 8 replays a minute (DCGM_LIMIT_MAX_PCIREPLAY_RATE)";
+      r.min_baseline_days = 3;
+      r.cusum_h = 8;
+      r.day_cap = 4;
+      r.trend_days = 0;
+      r.rate_floor = 1;
+      r.rate_ratio = 4;
+      r.rate_increase = 10;
       p.push_back(r);
     }
     {

@@ -30,6 +30,7 @@ struct DayAggregate {
   std::int64_t ecc_corrected = 0;  // new errors that day (reset-corrected)
   std::int64_t ecc_uncorrected = 0;
   std::int64_t xids = 0;
+  std::int64_t pcie_replays = 0;  // new PCIe replays that day (reset-corrected)
 };
 
 // The GPU's latest counter state (gpu_counter_state).
@@ -76,8 +77,8 @@ enum class RuleKind {
   kLearnedNormal,   // the GPU against its own learned normal (learned_normal.hpp)
 };
 
-// kEccCorrected: daily correctable ECC errors, for kLearnedNormal rules only.
-enum class PeerMetric { kTemperature, kSmClock, kPower, kEccCorrected };
+// kEccCorrected, kPcieReplays: daily counts, for kLearnedNormal rules only.
+enum class PeerMetric { kTemperature, kSmClock, kPower, kEccCorrected, kPcieReplays };
 enum class Direction { kHigh, kLow, kEither };
 
 struct Rule {
@@ -129,8 +130,8 @@ struct Rule {
   // it sees a GPU that was already degrading when it was first watched.
   int trend_days = 0;
   double trend_z = 0;
-  // kLearnedNormal on kEccCorrected: the lowest rate assumed (errors/day), and the alternative
-  // rate tested: max(rate_ratio x normal, normal + rate_increase).
+  // kLearnedNormal on a count (kEccCorrected, kPcieReplays): the lowest rate assumed (a day), the
+  // alternative rate tested: max(rate_ratio x normal, normal + rate_increase).
   double rate_floor = 0;
   double rate_ratio = 0;
   double rate_increase = 0;
