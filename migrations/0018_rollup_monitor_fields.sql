@@ -2,9 +2,10 @@
 -- own temperature, the memory clock and the utilisation as (count, sum, min, max) like the other
 -- gauges, so they merge exactly; and PCIe replays as new replays per bucket, reset-corrected
 -- like the ECC deltas. Each raw reading gains its own PCIe replay delta, computed at ingest
--- from the counter state (0 for readings stored before, and for the sweep's BMC readings).
+-- from the counter state; NULL when there were none (most readings: a NULL costs a bit of the
+-- row's null bitmap, a 0 eight bytes), and for readings stored before and the sweep's.
 ALTER TABLE gpu_health_samples
-  ADD COLUMN pcie_replay_delta bigint NOT NULL DEFAULT 0;
+  ADD COLUMN pcie_replay_delta bigint;
 
 ALTER TABLE gpu_health_hourly
   ADD COLUMN hbm_temperature_n   integer NOT NULL DEFAULT 0,

@@ -283,6 +283,7 @@ common::Result<FlagEvaluationInput> loadFlagEvaluationInput(Database& db, h::Sec
           d.ecc_uncorrected = row[17].as<long long>();
           d.xids = row[18].as<long long>();
           d.pcie_replays = row[19].as<long long>();
+          d.hbm_temperature_c = statAt(row, 20);
           e->days.push_back(d);
         }
         for (const auto& row : tx.exec(detail::kFlagBursts, since_text, from)) {

@@ -14,6 +14,12 @@ nlohmann::json optionalJson(const std::optional<T>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+// New PCIe replays, NULL when none (most readings; see migration 0018).
+nlohmann::json replayDelta(const h::CounterAdvance& advance) {
+  const auto n = h::newPcieReplays(advance);
+  return n > 0 ? nlohmann::json(n) : nlohmann::json(nullptr);
+}
+
 }  // namespace
 
 std::string countersJson(const health::PerCounter<std::optional<std::uint64_t>>& values) {
@@ -73,7 +79,7 @@ nlohmann::json sampleRow(Id node_id, const std::string& at, const h::GpuSample& 
                         {"xid_count", g.xids.size()},
                         {"ecc_corrected_delta", h::newEccErrors(advance, false)},
                         {"ecc_uncorrected_delta", h::newEccErrors(advance, true)},
-                        {"pcie_replay_delta", h::newPcieReplays(advance)}};
+                        {"pcie_replay_delta", replayDelta(advance)}};
   for (std::size_t i = 0; i < h::kCounterCount; ++i) {
     row[std::string(h::nameOf(h::counterAt(i)))] = optionalJson(g.counters[i]);
   }

@@ -100,7 +100,9 @@ constexpr Query kFlagDays{"flag_eval_days", R"(
          sum(temperature_sum), min(temperature_min), max(temperature_max), sum(power_n),
          sum(power_sum), min(power_min), max(power_max), sum(sm_clock_n), sum(sm_clock_sum),
          min(sm_clock_min), max(sm_clock_max), sum(throttled_samples), sum(ecc_corrected_delta),
-         sum(ecc_uncorrected_delta), sum(xid_count), sum(pcie_replay_delta)
+         sum(ecc_uncorrected_delta), sum(xid_count), sum(pcie_replay_delta),
+         sum(hbm_temperature_n), sum(hbm_temperature_sum), min(hbm_temperature_min),
+         max(hbm_temperature_max)
     FROM gpu_health_daily
    WHERE gpu_serial IN )" INVENTORY_FLAG_GPUS R"(
      AND bucket >= $2::timestamptz AND bucket < $3::timestamptz

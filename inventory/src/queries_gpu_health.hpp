@@ -69,7 +69,7 @@
   " s.mem_clock_mhz AS mem_clock_max, (s.gpu_utilization_pct IS NOT NULL)::int AS utilization_n," \
   " coalesce(s.gpu_utilization_pct, 0)::float8 AS utilization_sum,"                               \
   " s.gpu_utilization_pct AS utilization_min, s.gpu_utilization_pct AS utilization_max,"          \
-  " s.pcie_replay_delta"
+  " coalesce(s.pcie_replay_delta, 0) AS pcie_replay_delta"
 #define INVENTORY_BUCKET_AS_ROLLUP                                                               \
   "h.gpu_serial, h.node_id, h.samples, h.temperature_n, h.temperature_sum, h.temperature_min,"   \
   " h.temperature_max, h.power_n, h.power_sum, h.power_min, h.power_max, h.sm_clock_n,"          \
@@ -132,14 +132,16 @@ constexpr Query kInsertHealthSamples{"insert_gpu_health_samples", R"(
     remapped_uncorrectable, retired_pages, nvlink_crc_errors, nvlink_replay_errors,
     nvlink_recovery_errors, remap_pending, remap_failure, xid_count, ecc_corrected_delta,
     ecc_uncorrected_delta, hbm_temperature_c, mem_clock_mhz, gpu_utilization_pct,
-    pcie_replay_errors, pcie_replay_delta)
+    pcie_replay_errors, pcie_replay_delta, pcie_correctable_errors, pcie_nonfatal_errors,
+    pcie_fatal_errors)
   SELECT gpu_serial, sampled_at, node_id, health_class, temperature_c, power_w, sm_clock_mhz,
          clock_event_reasons, ecc_corrected_volatile, ecc_uncorrected_volatile,
          ecc_corrected_aggregate, ecc_uncorrected_aggregate, remapped_correctable,
          remapped_uncorrectable, retired_pages, nvlink_crc_errors, nvlink_replay_errors,
          nvlink_recovery_errors, remap_pending, remap_failure, xid_count, ecc_corrected_delta,
          ecc_uncorrected_delta, hbm_temperature_c, mem_clock_mhz, gpu_utilization_pct,
-         pcie_replay_errors, pcie_replay_delta
+         pcie_replay_errors, pcie_replay_delta, pcie_correctable_errors, pcie_nonfatal_errors,
+         pcie_fatal_errors
     FROM jsonb_to_recordset($1::jsonb) AS x(
            gpu_serial text, sampled_at timestamptz, node_id bigint, health_class smallint,
            temperature_c real, power_w real, sm_clock_mhz integer, clock_event_reasons bigint,
@@ -150,7 +152,8 @@ constexpr Query kInsertHealthSamples{"insert_gpu_health_samples", R"(
            remap_pending boolean, remap_failure boolean, xid_count integer,
            ecc_corrected_delta bigint, ecc_uncorrected_delta bigint, hbm_temperature_c real,
            mem_clock_mhz integer, gpu_utilization_pct smallint, pcie_replay_errors bigint,
-           pcie_replay_delta bigint))"};
+           pcie_replay_delta bigint, pcie_correctable_errors bigint,
+           pcie_nonfatal_errors bigint, pcie_fatal_errors bigint))"};
 constexpr Query kLatestXidBursts{"latest_gpu_xid_bursts", R"(
   SELECT DISTINCT ON (xid) id, xid, extract(epoch FROM first_at)::bigint,
          extract(epoch FROM last_at)::bigint, count

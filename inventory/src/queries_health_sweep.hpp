@@ -36,17 +36,20 @@ constexpr Query kInsertBmcHealthSamples{"insert_bmc_health_samples", R"(
       gpu_serial, sampled_at, node_id, health_class, temperature_c, power_w,
       ecc_corrected_aggregate, ecc_uncorrected_aggregate, remapped_correctable,
       remapped_uncorrectable, remap_pending, remap_failure, hbm_temperature_c,
-      pcie_replay_errors, source)
+      pcie_replay_errors, pcie_correctable_errors, pcie_nonfatal_errors, pcie_fatal_errors,
+      source)
     SELECT gpu_serial, sampled_at, node_id, health_class, temperature_c, power_w,
            ecc_corrected_aggregate, ecc_uncorrected_aggregate, remapped_correctable,
            remapped_uncorrectable, remap_pending, remap_failure, hbm_temperature_c,
-           pcie_replay_errors, 'bmc'
+           pcie_replay_errors, pcie_correctable_errors, pcie_nonfatal_errors, pcie_fatal_errors,
+           'bmc'
       FROM jsonb_to_recordset($1::jsonb) AS x(
              gpu_serial text, sampled_at timestamptz, node_id bigint, health_class smallint,
              temperature_c real, power_w real, ecc_corrected_aggregate bigint,
              ecc_uncorrected_aggregate bigint, remapped_correctable bigint,
              remapped_uncorrectable bigint, remap_pending boolean, remap_failure boolean,
-             hbm_temperature_c real, pcie_replay_errors bigint)
+             hbm_temperature_c real, pcie_replay_errors bigint, pcie_correctable_errors bigint,
+             pcie_nonfatal_errors bigint, pcie_fatal_errors bigint)
     ON CONFLICT (gpu_serial, sampled_at) DO NOTHING
     RETURNING 1)
   SELECT count(*) FROM ins)"};

@@ -37,7 +37,7 @@ Stat stat(double v) {
 }
 
 struct Reading {
-  double temp = 0, clock = 0, power = 0;
+  double temp = 0, clock = 0, power = 0, hbm = 0;
   std::int64_t ecc = 0;
   std::int64_t replays = 0;
 };
@@ -60,6 +60,7 @@ struct Node {
         r.temp = 25 + 40 * load + (i % 4) * 1.5 + 0.6 * noise(i, d);
         r.clock = idle ? 400 + 30 * noise(i, d) : 1755 * (1 + 0.002 * noise(i + 50, d));
         r.power = 700 * (0.15 + 0.85 * load) * (1 + 0.01 * noise(i + 70, d));
+        r.hbm = r.temp + 8 + 0.5 * noise(i + 90, d);
         if (tweak) tweak(i, d, r);
         DayAggregate a;
         a.day = kDay0 + std::chrono::days{d};
@@ -69,6 +70,7 @@ struct Node {
         a.power_w = stat(r.power);
         a.ecc_corrected = r.ecc;
         a.pcie_replays = r.replays;
+        a.hbm_temperature_c = stat(r.hbm);
         days[static_cast<std::size_t>(i)].push_back(a);
       }
     }
@@ -94,8 +96,8 @@ std::vector<std::pair<Days, double>> series(const std::vector<double>& values) {
 }  // namespace
 
 TEST_CASE("learned normal: the policy's rules", "[unit][health]") {
-  for (const char* id :
-       {"learned.temperature", "learned.sm_clock", "learned.ecc_rate", "learned.pcie_replays"}) {
+  for (const char* id : {"learned.temperature", "learned.sm_clock", "learned.hbm_temperature",
+                         "learned.ecc_rate", "learned.pcie_replays"}) {
     const Rule* r = findRule(defaultPolicy(), id);
     REQUIRE(r);
     CHECK(r->kind == RuleKind::kLearnedNormal);
@@ -134,6 +136,18 @@ TEST_CASE("learned normal: a GPU creeping hotter than its node-mates is flagged 
   // Flagged within a week of the onset, while the creep was still under 3 C.
   CHECK(f.raised_at <= endOf(kDay0 + std::chrono::days{18}));
   CHECK(f.raised_at >= endOf(kDay0 + std::chrono::days{12}));
+}
+
+TEST_CASE("learned normal: an HBM warming against its node-mates' HBM", "[unit][health]") {
+  // GPU 4's HBM gains 0.5 C a day from day 12 while its GPU temperature does not move.
+  const Node node(24, [](int gpu, int d, Reading& r) {
+    if (gpu == 4 && d >= 12) r.hbm += 0.5 * (d - 11);
+  });
+  const auto drafts = evaluate(node);
+  REQUIRE(drafts.size() == 1);
+  CHECK(drafts[0].serial == "GPU-4");
+  CHECK(drafts[0].rule == "learned.hbm_temperature");
+  CHECK(nlohmann::json::parse(drafts[0].evidence_json)["metric"] == "hbm_temperature_c");
 }
 
 TEST_CASE("learned normal: a node getting hotter as a whole is not a GPU's fault",

@@ -66,6 +66,9 @@ TEST_CASE("sweep: the BMC's readings become one batch, each serial once", "[heal
   a.eccCorrected = 12;
   a.remappedUncorrectable = 2;
   a.pcieReplay = 9;
+  a.pcieCorrectable = 31;
+  a.pcieNonFatal = 1;
+  a.pcieFatal = 0;
   a.remapPending = true;
   health.gpus = {a, gpu("GPU_SXM_1", "S1"), gpu("GPU_SXM_2", ""), gpu("GPU_SXM_3", "S3")};
   auto batch = bmcReadings(health, kNow);
@@ -80,6 +83,9 @@ TEST_CASE("sweep: the BMC's readings become one batch, each serial once", "[heal
   CHECK(s.counters[static_cast<std::size_t>(Counter::kEccCorrectedAggregate)] == 12u);
   CHECK(s.counters[static_cast<std::size_t>(Counter::kRemappedUncorrectable)] == 2u);
   CHECK(s.counters[static_cast<std::size_t>(Counter::kPcieReplayErrors)] == 9u);
+  CHECK(s.counters[static_cast<std::size_t>(Counter::kPcieCorrectableErrors)] == 31u);
+  CHECK(s.counters[static_cast<std::size_t>(Counter::kPcieNonFatalErrors)] == 1u);
+  CHECK(s.counters[static_cast<std::size_t>(Counter::kPcieFatalErrors)] == 0u);
   CHECK_FALSE(s.counters[static_cast<std::size_t>(Counter::kEccCorrectedVolatile)]);
   CHECK(s.remap_pending);
   CHECK_FALSE(s.remap_failure);
@@ -139,6 +145,28 @@ TEST_CASE("sweep: a healthy BMC raises nothing; a degraded GPU or PSU a flag in 
   CHECK(flags[3].reason ==
         "BMC reports power supply PSU1 health Warning: Input voltage out of range");
   CHECK(nlohmann::json::parse(flags[3].evidence_json)["component"] == "psu");
+}
+
+TEST_CASE("sweep: a GPU whose BMC counts fatal PCIe errors is drained", "[health_sweep]") {
+  redfish::BmcNodeHealth health;
+  auto g = gpu("GPU_SXM_5", "S5");
+  g.pcieFatal = 2;
+  g.pcieNonFatal = 7;
+  auto quiet = gpu("GPU_SXM_6", "S6");
+  quiet.pcieFatal = 0;
+  quiet.pcieNonFatal = 3;  // non-fatal errors alone: stored, not flagged
+  health.gpus = {g, quiet};
+  const auto flags = bmcFindings(4, health, kNow);
+  REQUIRE(flags.size() == 1);
+  CHECK(flags[0].serial == "S5");
+  CHECK(flags[0].rule == "bmc.pcie_fatal");
+  CHECK(flags[0].severity == FlagSeverity::kCritical);
+  CHECK(flags[0].action == FlagAction::kDrain);
+  CHECK(flags[0].reason ==
+        "BMC reports GPU GPU_SXM_5: 2 fatal PCIe error(s) (ProcessorMetrics PCIeErrors)");
+  const auto evidence = nlohmann::json::parse(flags[0].evidence_json);
+  CHECK(evidence["pcie_fatal_errors"] == 2);
+  CHECK(evidence["pcie_nonfatal_errors"] == 7);
 }
 
 TEST_CASE("sweep: a warning GPU asks for a burn-in; a GPU without a serial cannot be flagged",

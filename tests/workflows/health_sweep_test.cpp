@@ -132,9 +132,18 @@ TEST_CASE("The sweep reads only silent nodes' BMCs, under the caps, and flags wh
   const auto id2 = std::to_string(bench.node_ids[1]);
   CHECK(bench.count("SELECT count(*) FROM gpu_health_samples WHERE source = 'bmc' AND node_id = " +
                     id2 + " AND temperature_c IS NOT NULL AND power_w IS NOT NULL") == 8);
-  // ProcessorMetrics PCIeErrors.ReplayCount and the DRAM sensor are kept with them.
+  // ProcessorMetrics PCIeErrors (replays, correctable, non-fatal, fatal) and the DRAM sensor
+  // are kept with them.
   CHECK(bench.count("SELECT count(*) FROM gpu_health_samples WHERE source = 'bmc' AND node_id = " +
                     id2 + " AND pcie_replay_errors = 0 AND hbm_temperature_c IS NOT NULL") == 8);
+  CHECK(bench.count(
+            "SELECT count(*) FROM gpu_health_samples WHERE source = 'bmc' AND node_id = " + id2 +
+            " AND pcie_correctable_errors IS NOT NULL AND pcie_nonfatal_errors = 0"
+            " AND pcie_fatal_errors = 0") == 8);
+  // The recorded DGX H100 tree's GPU_SXM_8 counts one correctable error.
+  CHECK(bench.count("SELECT sum(pcie_correctable_errors) FROM gpu_health_samples WHERE "
+                    "source = 'bmc' AND node_id = " +
+                    id2) == 1);
   CHECK(bench.count("SELECT count(*) FROM gpu_health_samples WHERE source = 'bmc' AND node_id = " +
                     std::to_string(bench.node_ids[0])) == 0);
 

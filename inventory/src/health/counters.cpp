@@ -20,6 +20,9 @@ constexpr PerCounter<CounterInfo> kCounters{{
     {"nvlink_replay_errors", CounterKind::kVolatile},
     {"nvlink_recovery_errors", CounterKind::kVolatile},
     {"pcie_replay_errors", CounterKind::kVolatile},
+    {"pcie_correctable_errors", CounterKind::kPersistent},
+    {"pcie_nonfatal_errors", CounterKind::kPersistent},
+    {"pcie_fatal_errors", CounterKind::kPersistent},
 }};
 
 std::size_t indexOf(Counter c) {

@@ -64,16 +64,22 @@ double hodgesLehmann(const std::vector<double>& xs) {
   return median(std::move(means));
 }
 
+// Temperatures compare in degrees; clock and power as a fraction of the mates' median.
+bool inDegrees(PeerMetric m) {
+  return m == PeerMetric::kTemperature || m == PeerMetric::kHbmTemperature;
+}
+
 double percentile90(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[static_cast<std::size_t>(0.9 * static_cast<double>(v.size() - 1))];
 }
 
 std::optional<double> dailyValue(const DayAggregate& d, PeerMetric m) {
-  const Stat* s = m == PeerMetric::kTemperature ? &d.temperature_c
-                  : m == PeerMetric::kSmClock   ? &d.sm_clock_mhz
-                  : m == PeerMetric::kPower     ? &d.power_w
-                                                : nullptr;
+  const Stat* s = m == PeerMetric::kTemperature      ? &d.temperature_c
+                  : m == PeerMetric::kHbmTemperature ? &d.hbm_temperature_c
+                  : m == PeerMetric::kSmClock        ? &d.sm_clock_mhz
+                  : m == PeerMetric::kPower          ? &d.power_w
+                                                     : nullptr;
   if (!s) return std::nullopt;
   const auto v = s->avg();
   if (!v || !std::isfinite(*v)) return std::nullopt;
@@ -111,8 +117,7 @@ std::vector<std::vector<std::pair<Days, double>>> residualsAgainstMates(const Ru
         if (j != i) mates.push_back(w);
       }
       const double med = median(mates);
-      const double res =
-          r.metric == PeerMetric::kTemperature ? v - med : (med != 0 ? v / med - 1 : 0.0);
+      const double res = inDegrees(r.metric) ? v - med : (med != 0 ? v / med - 1 : 0.0);
       out[i].emplace_back(day, res);
     }
   }
@@ -129,7 +134,7 @@ json recentScores(const LearnedCusum& c) {
 }
 
 std::string unitOf(PeerMetric m, double v) {
-  if (m == PeerMetric::kTemperature) return (v >= 0 ? "+" : "") + fmt(v) + " C";
+  if (inDegrees(m)) return (v >= 0 ? "+" : "") + fmt(v) + " C";
   return (v >= 0 ? "+" : "") + fmt(100 * v, 2) + "%";
 }
 
@@ -169,7 +174,7 @@ void trendRule(const Rule& r, const NodeHistory& node,
                              {"days", r.trend_days},
                              {"points", t->points},
                              {"spread", spread},
-                             {"relative", r.metric != PeerMetric::kTemperature},
+                             {"relative", !inDegrees(r.metric)},
                              {"day", formatDay(t->last)},
                              {"group", node.label}}));
 }
@@ -203,7 +208,7 @@ void metricRule(const Rule& r, const NodeHistory& node, double direction,
                                {"normal_spread", c.spread},
                                {"normal_days", c.normal_days},
                                {"latest_residual", c.latest},
-                               {"relative", r.metric != PeerMetric::kTemperature},
+                               {"relative", !inDegrees(r.metric)},
                                {"recent_increments", recentScores(c)},
                                {"group", node.label}}));
   }

@@ -48,6 +48,8 @@ const char* metricName(PeerMetric m) {
       return "ecc_corrected";
     case PeerMetric::kPcieReplays:
       return "pcie_replays";
+    case PeerMetric::kHbmTemperature:
+      return "hbm_temperature_c";
   }
   return "";
 }
@@ -241,6 +243,7 @@ std::optional<double> metricOf(const PeerReading& g, PeerMetric m) {
       return g.power_w;
     case PeerMetric::kEccCorrected:
     case PeerMetric::kPcieReplays:
+    case PeerMetric::kHbmTemperature:
       return std::nullopt;
   }
   return std::nullopt;
@@ -628,6 +631,14 @@ const Policy& defaultPolicy() {
                         PeerMetric::kTemperature, Direction::kHigh, 0.5));
     p.push_back(learned(ruleOf("learned.sm_clock", RuleKind::kLearnedNormal, kLearned),
                         PeerMetric::kSmClock, Direction::kLow, 0.002));
+    {
+      // The HBM's own sensor, as the GPU's temperature (its parameters were tuned on the GPU
+      // temperature; the benchmark simulates no HBM temperature).
+      Rule r = learned(ruleOf("learned.hbm_temperature", RuleKind::kLearnedNormal, kLearned),
+                       PeerMetric::kHbmTemperature, Direction::kHigh, 0.5);
+      r.source += "; for the HBM temperature (NVML_FI_DEV_MEMORY_TEMP)";
+      p.push_back(r);
+    }
     {
       Rule r = learned(ruleOf("learned.ecc_rate", RuleKind::kLearnedNormal, ""),
                        PeerMetric::kEccCorrected, Direction::kHigh, 0);

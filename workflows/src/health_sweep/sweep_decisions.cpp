@@ -94,6 +94,21 @@ void gpuFindings(std::int64_t node_id, const redfish::BmcGpuHealth& gpu, TimePoi
                             "): fallen off the bus",
                         evidence, node_id, at));
   }
+  if (gpu.pcieFatal.value_or(0) > 0) {
+    Json evidence = base;
+    evidence["pcie_fatal_errors"] = *gpu.pcieFatal;
+    evidence["pcie_nonfatal_errors"] = gpu.pcieNonFatal ? Json(*gpu.pcieNonFatal) : Json(nullptr);
+    evidence["pcie_correctable_errors"] =
+        gpu.pcieCorrectable ? Json(*gpu.pcieCorrectable) : Json(nullptr);
+    DraftSpec spec{"bmc.pcie_fatal", h::FlagSeverity::kCritical, h::FlagAction::kDrain,
+                   "PCI Express Base Specification, Advanced Error Reporting: an uncorrectable "
+                   "fatal error leaves the link unreliable until it is reset; NVIDIA XID 79 "
+                   "(fallen off the bus) is how it looks from the host"};
+    out.push_back(draft(spec, gpu.serialNumber,
+                        who + ": " + std::to_string(*gpu.pcieFatal) +
+                            " fatal PCIe error(s) (ProcessorMetrics PCIeErrors)",
+                        evidence, node_id, at));
+  }
   if (gpu.remapFailed == true) {
     DraftSpec spec{"bmc.remap_failure", h::FlagSeverity::kCritical, h::FlagAction::kRmaCandidate,
                    "NVIDIA GPU Memory Error Management, Row Remapping: a remapping failure"};
@@ -169,7 +184,11 @@ h::NodeBatch bmcReadings(const redfish::BmcNodeHealth& health, TimePoint now) {
     set(h::Counter::kEccUncorrectedAggregate, gpu.eccUncorrected);
     set(h::Counter::kRemappedCorrectable, gpu.remappedCorrectable);
     set(h::Counter::kRemappedUncorrectable, gpu.remappedUncorrectable);
-    set(h::Counter::kPcieReplayErrors, gpu.pcieReplay);  // ProcessorMetrics PCIeErrors
+    // ProcessorMetrics PCIeErrors.
+    set(h::Counter::kPcieReplayErrors, gpu.pcieReplay);
+    set(h::Counter::kPcieCorrectableErrors, gpu.pcieCorrectable);
+    set(h::Counter::kPcieNonFatalErrors, gpu.pcieNonFatal);
+    set(h::Counter::kPcieFatalErrors, gpu.pcieFatal);
     s.remap_pending = gpu.remapPending.value_or(false);
     s.remap_failure = gpu.remapFailed.value_or(false);
     batch.gpus.push_back(std::move(s));

@@ -26,8 +26,12 @@ enum class Counter : std::size_t {
   kNvlinkReplayErrors,
   kNvlinkRecoveryErrors,
   kPcieReplayErrors,
+  // PCIe error counts as a BMC reports them (Redfish ProcessorMetrics PCIeErrors).
+  kPcieCorrectableErrors,
+  kPcieNonFatalErrors,
+  kPcieFatalErrors,
 };
-inline constexpr std::size_t kCounterCount = 11;
+inline constexpr std::size_t kCounterCount = 14;
 
 enum class CounterKind { kVolatile, kPersistent };
 

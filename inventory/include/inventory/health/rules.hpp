@@ -31,6 +31,7 @@ struct DayAggregate {
   std::int64_t ecc_uncorrected = 0;
   std::int64_t xids = 0;
   std::int64_t pcie_replays = 0;  // new PCIe replays that day (reset-corrected)
+  Stat hbm_temperature_c;
 };
 
 // The GPU's latest counter state (gpu_counter_state).
@@ -77,8 +78,16 @@ enum class RuleKind {
   kLearnedNormal,   // the GPU against its own learned normal (learned_normal.hpp)
 };
 
-// kEccCorrected, kPcieReplays: daily counts, for kLearnedNormal rules only.
-enum class PeerMetric { kTemperature, kSmClock, kPower, kEccCorrected, kPcieReplays };
+// kHbmTemperature, and the daily counts kEccCorrected and kPcieReplays: for kLearnedNormal rules
+// only.
+enum class PeerMetric {
+  kTemperature,
+  kSmClock,
+  kPower,
+  kEccCorrected,
+  kPcieReplays,
+  kHbmTemperature
+};
 enum class Direction { kHigh, kLow, kEither };
 
 struct Rule {
