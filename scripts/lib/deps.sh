@@ -5,9 +5,10 @@ PROVISIONER_PACKAGES=(
   libcurl4-openssl-dev nlohmann-json3-dev libssl-dev libpqxx-dev libcpp-httplib-dev
   libspdlog-dev libevent-dev catch2 lld ccache postgresql-15 postgresql-client-15 wrk curl jq
   libhowardhinnant-date-dev libyaml-cpp-dev openssl
-  prometheus dpkg-dev python3
+  prometheus dpkg-dev python3 python3-yaml
 )
 # python3: the chaos harness's forwarder and its in-flight count (tests: chaos_small).
+# python3-yaml: scripts/check_openapi.py (tests: openapi_matches_routes).
 # prometheus: its promtool lints /metrics (tests: install_layout). dpkg-dev: dpkg-shlibdeps, which
 # CPack uses for the .deb's Depends (scripts/package). Debian 12 has no OpenAPI validator package
 # (apt-cache knows no python3-openapi-spec-validator): the openapi_spec_valid test runs where
