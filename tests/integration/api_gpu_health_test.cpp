@@ -4,6 +4,7 @@
 
 #include "boot_test_support.hpp"
 #include "integration/inventory_agent_test_support.hpp"
+#include "inventory/health/rules.hpp"
 #include "inventory/health/time.hpp"
 #include "inventory/health_sweep.hpp"
 
@@ -67,6 +68,38 @@ std::string fieldOf(const testing::HttpResult& r) {
 }
 
 }  // namespace
+
+TEST_CASE("the policy is listed rule by rule with what each does", "[integration][api][health]") {
+  ServiceFixture svc;
+  auto r = svc.get("/api/v1/health/rules", "viewer");
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  const auto rules = r.json()["rules"];
+  REQUIRE(rules.size() == inventory::health::defaultPolicy().size());
+  auto find = [&](const std::string& id) {
+    for (const auto& rule : rules) {
+      if (rule["id"] == id) return rule;
+    }
+    FAIL("no rule " << id);
+    return json();
+  };
+  const auto drain = find("nvidia.xid_drain");
+  CHECK(drain["kind"] == "xid");
+  CHECK(drain["action"] == "drain");
+  CHECK(drain["severity"] == "critical");
+  CHECK(drain["parameters"]["xids"] == json::array({64, 79, 95}));
+  CHECK(drain["parameters"]["window_hours"] == 24);
+  const auto learned = find("learned.temperature");
+  CHECK(learned["kind"] == "learned_normal");
+  CHECK(learned["action"] == "rerun_burn_in");
+  CHECK(learned["parameters"]["metric"] == "temperature_c");
+  CHECK(learned["parameters"]["direction"] == "high");
+  CHECK(learned["parameters"]["cusum_h"] == 6);
+  CHECK(learned["parameters"]["trend_days"] == 8);
+  CHECK_FALSE(learned["source"].get<std::string>().empty());
+  CHECK(find("learned.pcie_replays")["parameters"]["metric"] == "pcie_replays");
+  CHECK(svc.anonymous("GET", "/api/v1/health/rules").status == 401);
+}
 
 TEST_CASE("an agent posts a batch and the GPU's history shows it", "[integration][api][health]") {
   ServiceFixture svc;

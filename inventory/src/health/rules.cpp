@@ -703,6 +703,40 @@ const Policy& defaultPolicy() {
   return policy;
 }
 
+std::string_view toString(RuleKind k) {
+  switch (k) {
+    case RuleKind::kRemapPending:
+      return "remap_pending";
+    case RuleKind::kRemapFailure:
+      return "remap_failure";
+    case RuleKind::kXid:
+      return "xid";
+    case RuleKind::kEccCusum:
+      return "ecc_cusum";
+    case RuleKind::kRemapGrowth:
+      return "remap_growth";
+    case RuleKind::kPeer:
+      return "peer";
+    case RuleKind::kPeerDrift:
+      return "peer_drift";
+    case RuleKind::kXidRecurring:
+      return "xid_recurring";
+    case RuleKind::kRepeatOffender:
+      return "repeat_offender";
+    case RuleKind::kLearnedNormal:
+      return "learned_normal";
+  }
+  return "";
+}
+
+std::string_view toString(PeerMetric m) {
+  return detail::metricName(m);
+}
+
+std::string_view toString(Direction d) {
+  return d == Direction::kHigh ? "high" : d == Direction::kLow ? "low" : "either";
+}
+
 const Rule* findRule(const Policy& policy, const std::string& id) {
   for (const auto& r : policy) {
     if (r.id == id) return &r;

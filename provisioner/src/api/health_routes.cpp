@@ -10,6 +10,7 @@
 #include "input.hpp"
 #include "inventory/gpu_health.hpp"
 #include "inventory/health/health_class.hpp"
+#include "inventory/health/rules.hpp"
 #include "inventory/health_sweep.hpp"
 #include "provisioner/http/pagination.hpp"
 #include "routes.hpp"
@@ -330,6 +331,57 @@ Result<Response> healthSweeps(const ApiContext& ctx, const Request& req) {
   return http::jsonResponse(200, http::pageJson(std::move(sweeps), limit, nodeId, sweepJson));
 }
 
+// A rule's thresholds: the ones its kind reads (docs/health.md, "Rules and their sources").
+json ruleParameters(const h::Rule& r) {
+  json p = json::object();
+  auto put = [&p](const char* name, double v) {
+    if (v != 0) p[name] = v;
+  };
+  if (!r.xids.empty()) p["xids"] = r.xids;
+  if (r.kind == h::RuleKind::kXid || r.kind == h::RuleKind::kRemapGrowth ||
+      r.kind == h::RuleKind::kXidRecurring || r.kind == h::RuleKind::kRepeatOffender) {
+    p["window_hours"] = r.window.count();
+  }
+  if (r.kind == h::RuleKind::kPeer || r.kind == h::RuleKind::kPeerDrift ||
+      r.kind == h::RuleKind::kLearnedNormal) {
+    p["metric"] = h::toString(r.metric);
+    p["direction"] = h::toString(r.direction);
+  }
+  put("cusum_k", r.cusum_k);
+  put("cusum_h", r.cusum_h);
+  put("min_days", r.min_days);
+  put("z", r.z);
+  put("min_deviation", r.min_deviation);
+  put("min_relative", r.min_relative);
+  put("min_peers", r.min_peers);
+  put("min_samples", static_cast<double>(r.min_samples));
+  put("min_load_fraction", r.min_load_fraction);
+  put("min_baseline_days", r.min_baseline_days);
+  put("max_baseline_days", r.max_baseline_days);
+  put("day_cap", r.day_cap);
+  put("trend_days", r.trend_days);
+  put("trend_z", r.trend_z);
+  put("rate_floor", r.rate_floor);
+  put("rate_ratio", r.rate_ratio);
+  put("rate_increase", r.rate_increase);
+  if (r.load_adjust) p["load_adjust"] = true;
+  return p;
+}
+
+// GET /api/v1/health/rules: the policy the flag evaluation runs, rule by rule.
+Result<Response> healthRules(const ApiContext&, const Request&) {
+  json rules = json::array();
+  for (const auto& r : h::defaultPolicy()) {
+    rules.push_back({{"id", r.id},
+                     {"kind", h::toString(r.kind)},
+                     {"severity", h::toString(r.severity)},
+                     {"action", h::toString(r.action)},
+                     {"source", r.source},
+                     {"parameters", ruleParameters(r)}});
+  }
+  return http::jsonResponse(200, {{"rules", rules}});
+}
+
 }  // namespace
 
 void addHealthRoutes(http::ApiServer& server, const ContextPtr& ctx) {
@@ -344,6 +396,8 @@ void addHealthRoutes(http::ApiServer& server, const ContextPtr& ctx) {
                    Permission::kReadInventory, withContext(ctx, healthRollups)});
   server.addRoute({Method::kGet, "/api/v1/health/sweeps", "health.sweeps",
                    Permission::kReadInventory, withContext(ctx, healthSweeps)});
+  server.addRoute({Method::kGet, "/api/v1/health/rules", "health.rules", Permission::kReadInventory,
+                   withContext(ctx, healthRules)});
 }
 
 }  // namespace provisioner::api

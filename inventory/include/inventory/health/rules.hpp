@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "inventory/health/flag.hpp"
@@ -150,6 +151,11 @@ using Policy = std::vector<Rule>;
 
 // The service's policy (docs/health.md, "Rules and their sources").
 const Policy& defaultPolicy();
+
+// Stable names used in JSON ("learned_normal", "sm_clock_mhz", "high").
+std::string_view toString(RuleKind k);
+std::string_view toString(PeerMetric m);
+std::string_view toString(Direction d);
 const Rule* findRule(const Policy& policy, const std::string& id);
 
 // The per-GPU rules (every kind but kPeer). kRepeatOffender counts the drafts of the other
