@@ -92,7 +92,7 @@ struct Gpu {
 };
 
 // The two detectors compared: the static rules and the learned-normal one.
-enum System { kRules = 0, kLearned = 1 };
+enum System { kRules = 0, kLearned = 1, kBoth = 2 };
 const char* const kSystemNames[] = {"rules", "learned normal", "both (the policy)"};
 
 struct Args {
@@ -223,9 +223,11 @@ class Sim {
       ++o.bad;
       auto& m = o.modes[modeName(g.mode)];
       ++m.n;
-      std::optional<h::Seconds> first = system == 2 ? g.first_flag[0] : g.first_flag[system];
-      if (system == 2 && g.first_flag[1] && (!first || *g.first_flag[1] < *first)) {
-        first = g.first_flag[1];
+      std::optional<h::Seconds> first =
+          system == kBoth ? g.first_flag[kRules] : g.first_flag[system];
+      if (system == kBoth && g.first_flag[kLearned] &&
+          (!first || *g.first_flag[kLearned] < *first)) {
+        first = g.first_flag[kLearned];
       }
       if (!first) continue;
       const double lead =
@@ -238,7 +240,8 @@ class Sim {
         o.leads.push_back(lead);
       }
     }
-    o.false_flags = system == 2 ? false_flags_[0] + false_flags_[1] : false_flags_[system];
+    o.false_flags =
+        system == kBoth ? false_flags_[kRules] + false_flags_[kLearned] : false_flags_[system];
     return o;
   }
 
@@ -246,7 +249,7 @@ class Sim {
     const double gpu_days = static_cast<double>(gpu_days_);
     std::printf("seed %llu: %d GPUs x %d days (%lld GPU-days), %d degrading\n", args_.seed,
                 args_.gpus, args_.days, gpu_days_, outcomeOf(0).bad);
-    for (int system = 0; system < 3; ++system) {
+    for (int system : {kRules, kLearned, kBoth}) {
       const Outcome o = outcomeOf(system);
       // Precision at the fleet's base rate: of the flags on degrading GPUs and the false ones,
       // scaled to ~3 failures per 10,000 GPU-days (the simulation injects 100 in ~300,000).

@@ -76,20 +76,25 @@ CounterAdvance advanceCounters(const CounterState& last,
   return out;
 }
 
+namespace {
+
+// New counts a step carries: none for a counter not read, or read for the first time.
+std::uint64_t newCounts(const std::optional<CounterStep>& step) {
+  return step && !step->baseline ? step->increment : 0;
+}
+
+}  // namespace
+
 std::uint64_t newEccErrors(const CounterAdvance& a, bool uncorrectable) {
   const Counter live =
       uncorrectable ? Counter::kEccUncorrectedVolatile : Counter::kEccCorrectedVolatile;
   const Counter stored =
       uncorrectable ? Counter::kEccUncorrectedAggregate : Counter::kEccCorrectedAggregate;
-  const auto& step = a.steps[indexOf(live)] ? a.steps[indexOf(live)] : a.steps[indexOf(stored)];
-  if (!step || step->baseline) return 0;
-  return step->increment;
+  return newCounts(a.steps[indexOf(live)] ? a.steps[indexOf(live)] : a.steps[indexOf(stored)]);
 }
 
 std::uint64_t newPcieReplays(const CounterAdvance& a) {
-  const auto& step = a.steps[indexOf(Counter::kPcieReplayErrors)];
-  if (!step || step->baseline) return 0;
-  return step->increment;
+  return newCounts(a.steps[indexOf(Counter::kPcieReplayErrors)]);
 }
 
 }  // namespace inventory::health

@@ -12,7 +12,6 @@ namespace {
 
 using detail::draftOf;
 using detail::fmt;
-using detail::metricName;
 using nlohmann::json;
 
 // The normal days a judgement looks at: the latest `max_days` of them.
@@ -67,11 +66,6 @@ double hodgesLehmann(const std::vector<double>& xs) {
 // Temperatures compare in degrees; clock and power as a fraction of the mates' median.
 bool inDegrees(PeerMetric m) {
   return m == PeerMetric::kTemperature || m == PeerMetric::kHbmTemperature;
-}
-
-double percentile90(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[static_cast<std::size_t>(0.9 * static_cast<double>(v.size() - 1))];
 }
 
 std::optional<double> dailyValue(const DayAggregate& d, PeerMetric m) {
@@ -159,7 +153,7 @@ void trendRule(const Rule& r, const NodeHistory& node,
   if (r.trend_days <= 1) return;
   const auto t = residualTrend(residuals, direction, spread, r.trend_days);
   if (!t || t->z < r.trend_z) return;
-  const std::string m = metricName(r.metric);
+  const std::string m(toString(r.metric));
   const double rise = t->slope * (r.trend_days - 1);
   out.push_back(draftOf(r, serial, endOf(t->last),
                         m + (direction > 0 ? " rising" : " falling") +
@@ -179,10 +173,10 @@ void trendRule(const Rule& r, const NodeHistory& node,
                              {"group", node.label}}));
 }
 
-void metricRule(const Rule& r, const NodeHistory& node, double direction,
-                std::vector<FlagDraft>& out) {
-  const auto residuals = residualsAgainstMates(r, node);
-  const double floor = std::max(r.min_deviation, pooledSpread(residuals));
+// The rule in one direction (+1 upwards, -1 downwards) over residuals computed once per rule.
+void metricRule(const Rule& r, const NodeHistory& node,
+                const std::vector<std::vector<std::pair<Days, double>>>& residuals, double floor,
+                double direction, std::vector<FlagDraft>& out) {
   for (std::size_t i = 0; i < node.gpus.size(); ++i) {
     const LearnedCusum c = residualCusum(residuals[i], direction, floor, r.min_baseline_days,
                                          r.max_baseline_days, r.cusum_k, r.cusum_h, r.day_cap);
@@ -190,7 +184,7 @@ void metricRule(const Rule& r, const NodeHistory& node, double direction,
       trendRule(r, node, residuals[i], direction, floor, node.gpus[i].serial, out);
       continue;
     }
-    const std::string m = metricName(r.metric);
+    const std::string m(toString(r.metric));
     out.push_back(draftOf(r, node.gpus[i].serial, endOf(*c.excursion),
                           m + (direction > 0 ? " above" : " below") +
                               " its learned normal against its node-mates: CUSUM " + fmt(c.value) +
@@ -242,7 +236,7 @@ void countRule(const Rule& r, const NodeHistory& node, std::vector<FlagDraft>& o
                     " (normal " + fmt(c.normal, 2) + "/day over " + std::to_string(c.normal_days) +
                     " days, tested against " + fmt(c.spread, 2) + "/day; latest " +
                     fmt(c.latest, 0) + "/day), in " + node.label,
-                json{{"metric", metricName(r.metric)},
+                json{{"metric", toString(r.metric)},
                      {"cusum", c.value},
                      {"h", r.cusum_h},
                      {"excursion_from", formatDay(*c.excursion)},
@@ -349,8 +343,10 @@ std::vector<FlagDraft> evaluateLearnedNormal(const Policy& policy, const NodeHis
       countRule(r, node, out);
       continue;
     }
-    if (r.direction != Direction::kLow) metricRule(r, node, +1, out);
-    if (r.direction != Direction::kHigh) metricRule(r, node, -1, out);
+    const auto residuals = residualsAgainstMates(r, node);
+    const double floor = std::max(r.min_deviation, pooledSpread(residuals));
+    if (r.direction != Direction::kLow) metricRule(r, node, residuals, floor, +1, out);
+    if (r.direction != Direction::kHigh) metricRule(r, node, residuals, floor, -1, out);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // What the rule evaluators share (rules.cpp, learned_normal.cpp): a flag draft built from a
-// rule, the metric names used in reasons and evidence, and the number format of reasons.
+// rule and the number format of reasons.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -15,8 +15,5 @@ std::string fmt(double v, int decimals = 1);
 // A draft of `rule` for `serial`, with the rule's severity, action and source in the evidence.
 FlagDraft draftOf(const Rule& rule, const std::string& serial, Seconds at, std::string reason,
                   nlohmann::json evidence);
-
-// "temperature_c", "sm_clock_mhz", "power_w", "ecc_corrected".
-const char* metricName(PeerMetric m);
 
 }  // namespace inventory::health::detail

@@ -36,31 +36,12 @@ FlagDraft draftOf(const Rule& rule, const std::string& serial, Seconds at, std::
   return d;
 }
 
-const char* metricName(PeerMetric m) {
-  switch (m) {
-    case PeerMetric::kTemperature:
-      return "temperature_c";
-    case PeerMetric::kSmClock:
-      return "sm_clock_mhz";
-    case PeerMetric::kPower:
-      return "power_w";
-    case PeerMetric::kEccCorrected:
-      return "ecc_corrected";
-    case PeerMetric::kPcieReplays:
-      return "pcie_replays";
-    case PeerMetric::kHbmTemperature:
-      return "hbm_temperature_c";
-  }
-  return "";
-}
-
 }  // namespace detail
 
 namespace {
 
 using detail::draftOf;
 using detail::fmt;
-using detail::metricName;
 
 using nlohmann::json;
 using std::chrono::days;
@@ -257,23 +238,25 @@ struct Outlier {
   std::size_t peers = 0;
 };
 
-// The GPUs that are outliers on one day, by serial.
-std::map<std::string, Outlier> outliersOf(const Rule& r, const PeerDay& day) {
-  std::map<std::string, Outlier> out;
-  std::vector<std::pair<const PeerReading*, double>> values;
-  // Similar load: GPU-days far below the group's busy power are left out.
+// The lowest mean power of a GPU-day that counts as loaded: min_load_fraction of the group's
+// 90th-percentile power that day (no floor when the rule has no fraction or nobody has power).
+double minLoadedPower(const Rule& r, const PeerDay& day) {
   std::vector<double> powers;
   for (const auto& g : day.gpus) {
     if (g.power_w && g.samples >= r.min_samples && std::isfinite(*g.power_w)) {
       powers.push_back(*g.power_w);
     }
   }
-  double min_power = -std::numeric_limits<double>::infinity();
-  if (r.min_load_fraction > 0 && !powers.empty()) {
-    std::sort(powers.begin(), powers.end());
-    const auto p90 = powers[static_cast<std::size_t>(0.9 * static_cast<double>(powers.size() - 1))];
-    min_power = r.min_load_fraction * p90;
-  }
+  if (r.min_load_fraction <= 0 || powers.empty()) return -std::numeric_limits<double>::infinity();
+  return r.min_load_fraction * percentile90(std::move(powers));
+}
+
+// The GPUs that are outliers on one day, by serial.
+std::map<std::string, Outlier> outliersOf(const Rule& r, const PeerDay& day) {
+  std::map<std::string, Outlier> out;
+  std::vector<std::pair<const PeerReading*, double>> values;
+  // Similar load: GPU-days far below the group's busy power are left out.
+  const double min_power = minLoadedPower(r, day);
   for (const auto& g : day.gpus) {
     const auto v = metricOf(g, r.metric);
     if (!v || g.samples < r.min_samples || !std::isfinite(*v)) continue;
@@ -300,18 +283,7 @@ std::map<std::string, Outlier> outliersOf(const Rule& r, const PeerDay& day) {
 
 // The loaded GPUs of one day with the rule's metric: serial -> (value, power or NaN).
 std::map<std::string, std::pair<double, double>> loadedValues(const Rule& r, const PeerDay& day) {
-  std::vector<double> powers;
-  for (const auto& g : day.gpus) {
-    if (g.power_w && g.samples >= r.min_samples && std::isfinite(*g.power_w)) {
-      powers.push_back(*g.power_w);
-    }
-  }
-  double min_power = -std::numeric_limits<double>::infinity();
-  if (r.min_load_fraction > 0 && !powers.empty()) {
-    std::sort(powers.begin(), powers.end());
-    min_power = r.min_load_fraction *
-                powers[static_cast<std::size_t>(0.9 * static_cast<double>(powers.size() - 1))];
-  }
+  const double min_power = minLoadedPower(r, day);
   std::map<std::string, std::pair<double, double>> out;
   for (const auto& g : day.gpus) {
     const auto v = metricOf(g, r.metric);
@@ -391,7 +363,7 @@ void peerDrift(const Rule& r, const PeerGroup& group, std::vector<FlagDraft>& ou
       smallest = std::min(smallest, signed_drift);
     }
     if (!all) continue;
-    const std::string m = metricName(r.metric);
+    const std::string m(toString(r.metric));
     out.push_back(draftOf(r, serial, endOf(last),
                           m + " drifting " + (r.direction == Direction::kLow ? "below" : "above") +
                               " its peers: " + fmt(smallest) +
@@ -434,6 +406,11 @@ double median(std::vector<double> values) {
   if (n % 2 == 1) return upper;
   const double lower = *std::max_element(values.begin(), mid);
   return (lower + upper) / 2;
+}
+
+double percentile90(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[static_cast<std::size_t>(0.9 * static_cast<double>(values.size() - 1))];
 }
 
 double medianAbsoluteDeviation(const std::vector<double>& values, double med) {
@@ -639,40 +616,32 @@ const Policy& defaultPolicy() {
       r.source += "; for the HBM temperature (NVML_FI_DEV_MEMORY_TEMP)";
       p.push_back(r);
     }
-    {
-      Rule r = learned(ruleOf("learned.ecc_rate", RuleKind::kLearnedNormal, ""),
-                       PeerMetric::kEccCorrected, Direction::kHigh, 0);
-      r.source =
-          "Learned normal (issue 25): the GPU's daily correctable ECC errors against its own "
-          "rate r0 (mean of its normal days without the worst one, plus two standard errors, "
-          "at least 0.2/day); Poisson likelihood-ratio CUSUM against r1 = max(4 r0, r0 + 2), "
-          "a day adds at most 4, h 8";
+    // A daily count against the GPU's own rate: learned from 3 days, a day adds at most 4,
+    // flagged at 8; r0 at least `floor` a day, tested against max(4 r0, r0 + `increase`).
+    auto learnedCount = [&](const char* id, PeerMetric metric, double floor, double increase,
+                            const char* source) {
+      Rule r = learned(ruleOf(id, RuleKind::kLearnedNormal, source), metric, Direction::kHigh, 0);
       r.min_baseline_days = 3;
       r.cusum_h = 8;
       r.day_cap = 4;
       r.trend_days = 0;
-      r.rate_floor = 0.2;
+      r.rate_floor = floor;
       r.rate_ratio = 4;
-      r.rate_increase = 2;
-      p.push_back(r);
-    }
-    {
-      Rule r = learned(ruleOf("learned.pcie_replays", RuleKind::kLearnedNormal, ""),
-                       PeerMetric::kPcieReplays, Direction::kHigh, 0);
-      r.source =
-          "Learned normal (issue 25): the GPU's daily PCIe replays (reset-corrected) against its "
-          "own rate, as learned.ecc_rate, with r0 at least 1/day and r1 = max(4 r0, r0 + 10): a "
-          "link that starts replaying is marginal (riser, retimer, seating); DCGM's PCIe watch "
-          "fails a GPU above 8 replays a minute (DCGM_LIMIT_MAX_PCIREPLAY_RATE)";
-      r.min_baseline_days = 3;
-      r.cusum_h = 8;
-      r.day_cap = 4;
-      r.trend_days = 0;
-      r.rate_floor = 1;
-      r.rate_ratio = 4;
-      r.rate_increase = 10;
-      p.push_back(r);
-    }
+      r.rate_increase = increase;
+      return r;
+    };
+    p.push_back(learnedCount(
+        "learned.ecc_rate", PeerMetric::kEccCorrected, 0.2, 2,
+        "Learned normal (issue 25): the GPU's daily correctable ECC errors against its own rate "
+        "r0 (mean of its normal days without the worst one, plus two standard errors, at least "
+        "0.2/day); Poisson likelihood-ratio CUSUM against r1 = max(4 r0, r0 + 2), a day adds at "
+        "most 4, h 8"));
+    p.push_back(learnedCount(
+        "learned.pcie_replays", PeerMetric::kPcieReplays, 1, 10,
+        "Learned normal (issue 25): the GPU's daily PCIe replays (reset-corrected) against its "
+        "own rate, as learned.ecc_rate, with r0 at least 1/day and r1 = max(4 r0, r0 + 10): a "
+        "link that starts replaying is marginal (riser, retimer, seating); DCGM's PCIe watch "
+        "fails a GPU above 8 replays a minute (DCGM_LIMIT_MAX_PCIREPLAY_RATE)"));
     {
       Rule r = ruleOf("xid.recurring", RuleKind::kXidRecurring,
                       "NVIDIA XID Errors: hardware XIDs (e.g. 62, 74, 92, 119) that recur call "
@@ -730,7 +699,21 @@ std::string_view toString(RuleKind k) {
 }
 
 std::string_view toString(PeerMetric m) {
-  return detail::metricName(m);
+  switch (m) {
+    case PeerMetric::kTemperature:
+      return "temperature_c";
+    case PeerMetric::kSmClock:
+      return "sm_clock_mhz";
+    case PeerMetric::kPower:
+      return "power_w";
+    case PeerMetric::kEccCorrected:
+      return "ecc_corrected";
+    case PeerMetric::kPcieReplays:
+      return "pcie_replays";
+    case PeerMetric::kHbmTemperature:
+      return "hbm_temperature_c";
+  }
+  return "";
 }
 
 std::string_view toString(Direction d) {
@@ -803,7 +786,7 @@ std::vector<FlagDraft> evaluatePeerGroup(const Policy& policy, const PeerGroup& 
       std::erase_if(hits, [&](const auto& kv) { return !earlier.contains(kv.first); });
     }
     for (const auto& [serial, o] : hits) {
-      const std::string m = metricName(r.metric);
+      const std::string m(toString(r.metric));
       out.push_back(draftOf(
           r, serial, endOf(last.day),
           m + " " + fmt(o.value) + " " + directionWord(o) + " peer median " + fmt(o.median) +

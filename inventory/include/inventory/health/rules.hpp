@@ -191,6 +191,8 @@ std::vector<FlagDraft> evaluatePeerGroup(const Policy& policy, const PeerGroup& 
 
 // The pieces, for tests and the documentation.
 double median(std::vector<double> values);  // of a non-empty set
+// The 90th percentile (nearest rank below) of a non-empty set.
+double percentile90(std::vector<double> values);
 double medianAbsoluteDeviation(const std::vector<double>& values, double median);
 // 0.6745 (x - median) / MAD (Iglewicz and Hoaglin); MAD 0 is taken as a tiny positive number.
 double robustZ(double x, double median, double mad);
