@@ -63,7 +63,7 @@ common::Result<NodeCredentialGrant> check(Tx& tx, const detail::Query& query,
     return detail::unauthenticatedAs("credential_revoked", "the node credential was revoked");
   }
   first_use = row[3].as<bool>();
-  return NodeCredentialGrant{detail::id(row[0]), node_id, row[4].as<bool>()};
+  return NodeCredentialGrant{detail::id(row[0]), node_id, row[4].as<bool>(), row[5].as<bool>()};
 }
 
 // A successor's first use ends its predecessor.

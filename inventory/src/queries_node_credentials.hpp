@@ -17,9 +17,12 @@ constexpr Query kInsertNodeCredential{"insert_node_credential", R"(
   INSERT INTO node_credentials (node_id, token_hash, task_id, predecessor_id)
   VALUES ($1, $2, $3, $4) RETURNING id)"};
 // Everything a check needs in one index lookup (the hot path: every health batch).
-#define INVENTORY_NODE_CREDENTIAL_CHECK                                \
-  "SELECT id, node_id, revoked_at IS NOT NULL, first_used_at IS NULL," \
-  " rotate_requested_at IS NOT NULL FROM node_credentials WHERE token_hash = $1"
+// The last column: whether the node has open resident tasks (the batch's answer lists them).
+#define INVENTORY_NODE_CREDENTIAL_CHECK                                      \
+  "SELECT id, node_id, revoked_at IS NOT NULL, first_used_at IS NULL,"       \
+  " rotate_requested_at IS NOT NULL, EXISTS (SELECT 1 FROM resident_tasks r" \
+  " WHERE r.node_id = node_credentials.node_id AND r.finished_at IS NULL)"   \
+  " FROM node_credentials WHERE token_hash = $1"
 constexpr Query kSelectNodeCredential{"select_node_credential", INVENTORY_NODE_CREDENTIAL_CHECK};
 // The same, holding the row: two racing rotations of one credential leave one live successor.
 constexpr Query kLockNodeCredential{"lock_node_credential",

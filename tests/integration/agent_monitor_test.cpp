@@ -16,7 +16,10 @@
 #include "boot_test_support.hpp"
 #include "flaky_proxy.hpp"
 #include "integration/inventory_agent_test_support.hpp"
+#include "inventory/gpu_health.hpp"
 #include "inventory/health/time.hpp"
+#include "inventory/resident_tasks.hpp"
+#include "inventory/workflow_runs.hpp"
 
 using nlohmann::json;
 using testing::HttpResult;
@@ -257,4 +260,58 @@ TEST_CASE("Batches refused for the credential stay queued until the node is enro
   auto resumed = m.run(1);
   CHECK(resumed.sent == 3);
   CHECK(readingsOf(m.svc, "SIM-REV-GPU0").size() == 3);
+}
+
+TEST_CASE(
+    "The monitor carries out the GPU reset the service hands it, and the next reading shows it",
+    "[integration][agent][monitor][reset]") {
+  EnrolledMonitor m("SIM-RST");
+  // GPU 1 has a row remap waiting for the next reset.
+  auto config = agent::parseSimConfigText(
+      R"({"host_serial": "SIM-RST", "gpus": 2, "faults": [{"gpu": 1, "kind": "remap_pending"}]})");
+  REQUIRE(config);
+  auto sim = agent::SimulatedGpuBackend::create(*config);
+  REQUIRE(sim);
+  m.gpus = std::move(sim).value();
+  REQUIRE(m.run(1).sent == 1);
+  auto before = inventory::gpuRemapState(m.svc.db(), "SIM-RST-GPU1");
+  REQUIRE(before);
+  CHECK(before->remap_pending);
+
+  // What a gpu_flag_reset run writes first.
+  inventory::NewWorkflowRun run;
+  run.kind = "gpu_flag_reset";
+  run.subject = "gpu_flag:monitor-test";
+  run.step = "reset";
+  run.node_id = m.node;
+  run.now = std::chrono::system_clock::now();
+  auto created = inventory::createWorkflowRun(m.svc.db(), run);
+  REQUIRE(created);
+  auto task = inventory::queueResidentTask(
+      m.svc.db(),
+      {m.node, inventory::kResidentGpuReset, "SIM-RST-GPU1", std::nullopt, created->run.id},
+      std::chrono::floor<std::chrono::seconds>(m.time.t));
+  REQUIRE(task);
+
+  // The next batch's answer hands it over; the one after shows the remap applied.
+  auto totals = m.run(2);
+  INFO(m.log);
+  CHECK(totals.sent == 2);
+  CHECK(totals.tasks == 1);
+  CHECK(m.gpus->resets(1) == 1);
+  CHECK(m.gpus->resets(0) == 0);
+  auto finished = inventory::getResidentTask(m.svc.db(), task->id);
+  REQUIRE(finished);
+  CHECK(finished->state == "succeeded");
+  CHECK(finished->message == "GPU reset; no row remap pending");
+  auto after = inventory::gpuRemapState(m.svc.db(), "SIM-RST-GPU1");
+  REQUIRE(after);
+  CHECK_FALSE(after->remap_pending);
+  // Dated on the node's clock, as the readings are (the test's node runs 20 minutes behind).
+  CHECK(*after->last_sample > *inventory::health::parseUtc(finished->done_at));
+  CHECK_FALSE(fs::exists(m.state.path / "tasks" / std::to_string(task->id)));
+
+  // Later answers no longer list it: nothing is reset again.
+  m.run(2);
+  CHECK(m.gpus->resets(1) == 1);
 }

@@ -10,6 +10,8 @@
 #include "integration/inventory_agent_test_support.hpp"
 #include "inventory/decommissions.hpp"
 #include "inventory/health/time.hpp"
+#include "inventory/resident_tasks.hpp"
+#include "inventory/workflow_runs.hpp"
 
 using nlohmann::json;
 using testing::bearer;
@@ -74,6 +76,29 @@ json credentials(ServiceFixture& svc, const Node& n) {
   auto r = svc.get(n.nodePath("/credentials"), "viewer");
   REQUIRE(r.status == 200);
   return r.json()["items"];
+}
+
+// A GPU reset for the node's agent, as a gpu_flag_reset run writes it (its intent).
+inventory::Id resetTask(ServiceFixture& svc, const Node& n, const std::string& serial) {
+  inventory::NewWorkflowRun run;
+  run.kind = "gpu_flag_reset";
+  run.subject = "gpu_flag:test-" + serial;
+  run.step = "reset";
+  run.node_id = n.id;
+  run.now = std::chrono::system_clock::now();
+  auto created = inventory::createWorkflowRun(svc.db(), run);
+  REQUIRE(created);
+  auto task = inventory::queueResidentTask(
+      svc.db(), {n.id, inventory::kResidentGpuReset, serial, std::nullopt, created->run.id},
+      std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
+  REQUIRE(task);
+  return task->id;
+}
+
+HttpResult taskResult(ServiceFixture& svc, const Node& n, inventory::Id task,
+                      const std::string& credential, const std::string& body) {
+  return svc.anonymous("POST", n.agentPath("/resident-tasks/" + std::to_string(task) + "/result"),
+                       body, bearer(credential));
 }
 
 }  // namespace
@@ -211,4 +236,63 @@ TEST_CASE("a wipe task's agent cannot enroll", "[integration][api][health][crede
   INFO(r.body);
   CHECK(r.status == 409);
   CHECK(r.json()["code"] == "task_not_burn_in");
+}
+
+TEST_CASE("a resident task is handed over with the batch's answer and reported by its node only",
+          "[integration][api][health][credential][reset]") {
+  ServiceFixture svc;
+  auto a = burningIn(svc, "RT-A");
+  auto b = burningIn(svc, "RT-B");
+  const std::string cred_a = enroll(svc, a);
+  const std::string cred_b = enroll(svc, b);
+
+  auto quiet = report(svc, a, cred_a, batch("GPU-RT-A0", std::chrono::seconds{40}));
+  REQUIRE(quiet.status == 200);
+  CHECK(quiet.json()["tasks"] == json::array());
+
+  const auto task = resetTask(svc, a, "GPU-RT-A0");
+  auto told = report(svc, a, cred_a, batch("GPU-RT-A0", std::chrono::seconds{30}));
+  REQUIRE(told.status == 200);
+  REQUIRE(told.json()["tasks"].size() == 1);
+  CHECK(told.json()["tasks"][0] ==
+        json({{"id", task}, {"kind", "gpu_reset"}, {"gpu_serial", "GPU-RT-A0"}}));
+  // B's batches do not carry A's task.
+  auto other = report(svc, b, cred_b, batch("GPU-RT-B0", std::chrono::seconds{30}));
+  CHECK(other.json()["tasks"] == json::array());
+
+  // Refused, and nothing recorded: B's credential, no credential, a bad status, a NUL byte.
+  auto wrong = taskResult(svc, a, task, cred_b, R"({"status": "succeeded"})");
+  CHECK(wrong.status == 403);
+  CHECK(svc.anonymous("POST", a.agentPath("/resident-tasks/" + std::to_string(task) + "/result"),
+                      R"({"status": "succeeded"})")
+            .status == 401);
+  auto bad = taskResult(svc, a, task, cred_a, R"({"status": "done"})");
+  CHECK(bad.status == 400);
+  CHECK(bad.json()["field"] == "status");
+  const char nul_body[] = "{\"status\": \"succ\0eeded\"}";
+  auto nul = taskResult(svc, a, task, cred_a, std::string(nul_body, sizeof(nul_body) - 1));
+  CHECK(nul.status == 400);
+  auto elsewhere = taskResult(svc, b, task, cred_b, R"({"status": "succeeded"})");
+  CHECK(elsewhere.status == 404);
+  CHECK(elsewhere.json()["code"] == "resident_task_not_found");
+  auto listed = svc.get(a.nodePath("/resident-tasks"), "viewer");
+  REQUIRE(listed.status == 200);
+  CHECK(listed.json()["items"][0]["state"] == "delivered");
+
+  // The report, once; the same again is taken (a retry), a different one is a conflict.
+  const std::string done =
+      R"({"status": "succeeded", "message": "GPU reset; no row remap pending"})";
+  auto ok = taskResult(svc, a, task, cred_a, done);
+  INFO(ok.body);
+  REQUIRE(ok.status == 200);
+  CHECK(ok.json()["state"] == "succeeded");
+  CHECK(taskResult(svc, a, task, cred_a, done).status == 200);
+  auto changed = taskResult(svc, a, task, cred_a, R"({"status": "failed"})");
+  CHECK(changed.status == 409);
+  CHECK(changed.json()["code"] == "resident_task_finished");
+  auto after = report(svc, a, cred_a, batch("GPU-RT-A0", std::chrono::seconds{20}));
+  CHECK(after.json()["tasks"] == json::array());
+  listed = svc.get(a.nodePath("/resident-tasks"), "viewer");
+  CHECK(listed.json()["items"][0]["message"] == "GPU reset; no row remap pending");
+  CHECK_FALSE(listed.json()["items"][0]["finished_at"].is_null());
 }

@@ -211,3 +211,58 @@ TEST_CASE("the batch carries every reading the GPU has and leaves out the rest",
   CHECK_FALSE(bare.contains("power_w"));
   CHECK_FALSE(bare.contains("hbm_temperature_c"));
 }
+
+TEST_CASE("a resident GPU reset applies the pending remap once, journaled across restarts",
+          "[agent][monitor][reset]") {
+  TempDir dir;
+  auto config = agent::parseSimConfigText(R"({"gpus": 3, "in_service_load": true, "faults": [
+      {"gpu": 1, "kind": "remap_pending"},
+      {"gpu": 2, "kind": "remap_pending"}, {"gpu": 2, "kind": "reset_fails"}]})");
+  REQUIRE(config);
+  auto sim = agent::SimulatedGpuBackend::create(*config);
+  REQUIRE(sim);
+  auto gpus = (*sim)->discover();
+  REQUIRE(gpus);
+  CHECK((*sim)->sampleHealth(1)->remap_pending);
+  CHECK_FALSE((*sim)->sampleHealth(0)->remap_pending);
+
+  const agent::ResidentTaskOrder order{41, "gpu_reset", (*gpus)[1].serial};
+  const auto kNow = std::chrono::system_clock::time_point{} + std::chrono::hours{24 * 20000};
+  auto done = agent::carryOutResidentTask(dir.path, order, *gpus, **sim, kNow);
+  CHECK(done.succeeded);
+  CHECK(done.done_at == agent::formatUtcSeconds(kNow));
+  CHECK(done.message == "GPU reset; no row remap pending");
+  CHECK((*sim)->resets(1) == 1);
+  CHECK_FALSE((*sim)->sampleHealth(1)->remap_pending);
+  // Handed over again (the outcome's report was lost): reported again, not reset again.
+  auto again =
+      agent::carryOutResidentTask(dir.path, order, *gpus, **sim, kNow + std::chrono::minutes{5});
+  CHECK(again.succeeded);
+  CHECK(again.done_at == done.done_at);
+  CHECK((*sim)->resets(1) == 1);
+  agent::forgetResidentTask(dir.path, order.id);
+  CHECK_FALSE(fs::exists(dir.path / "tasks" / "41"));
+
+  // Killed between "started" and the outcome, the reset having gone through: the GPU says so.
+  { std::ofstream(dir.path / "tasks" / "42") << "started"; }
+  auto resumed = agent::carryOutResidentTask(dir.path, {42, "gpu_reset", (*gpus)[1].serial}, *gpus,
+                                             **sim, kNow);
+  CHECK(resumed.succeeded);
+  CHECK(resumed.message.find("before the agent restarted") != std::string::npos);
+  CHECK((*sim)->resets(1) == 1);
+
+  // A GPU that refuses the reset, a serial this node does not have, a kind this agent lacks.
+  auto refused = agent::carryOutResidentTask(dir.path, {43, "gpu_reset", (*gpus)[2].serial}, *gpus,
+                                             **sim, kNow);
+  CHECK_FALSE(refused.succeeded);
+  CHECK(refused.message.find("in use") != std::string::npos);
+  CHECK((*sim)->sampleHealth(2)->remap_pending);
+  auto stranger =
+      agent::carryOutResidentTask(dir.path, {44, "gpu_reset", "GPU-ELSEWHERE"}, *gpus, **sim, kNow);
+  CHECK_FALSE(stranger.succeeded);
+  CHECK(stranger.message == "no GPU GPU-ELSEWHERE on this node");
+  auto unknown =
+      agent::carryOutResidentTask(dir.path, {45, "reflash", (*gpus)[0].serial}, *gpus, **sim, kNow);
+  CHECK_FALSE(unknown.succeeded);
+  CHECK((*sim)->resets(0) == 0);
+}

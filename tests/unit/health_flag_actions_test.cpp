@@ -48,14 +48,62 @@ TEST_CASE("an operator's acknowledgement or clearing, or a started action, means
   CHECK(planFlagAction(started, "ready") == FlagActionPlan::kNone);
 }
 
-TEST_CASE("watch needs nothing; reset_at_idle and rerun_burn_in stay pending for an operator",
-          "[health][flags][actions]") {
+TEST_CASE(
+    "watch needs nothing; reset_at_idle gets a reset run; rerun_burn_in waits for an operator",
+    "[health][flags][actions]") {
   CHECK(planFlagAction(openFlag("watch"), "ready") == FlagActionPlan::kNone);
-  CHECK(planFlagAction(openFlag("reset_at_idle"), "ready") == FlagActionPlan::kPendingManual);
+  CHECK(planFlagAction(openFlag("reset_at_idle"), "ready") == FlagActionPlan::kResetAtIdle);
   CHECK(planFlagAction(openFlag("rerun_burn_in"), "ready") == FlagActionPlan::kPendingManual);
   auto acked = openFlag("reset_at_idle");
   acked.state = "acknowledged";
   CHECK(planFlagAction(acked, "ready") == FlagActionPlan::kNone);
+  auto nowhere = openFlag("reset_at_idle");
+  nowhere.node_id.reset();
+  CHECK(planFlagAction(nowhere, "ready") == FlagActionPlan::kNoNode);
+  CHECK(planFlagAction(openFlag("reset_at_idle"), "retired") == FlagActionPlan::kNodeOut);
+  CHECK(workflows::actionDrainsNode("reset_at_idle"));
+  CHECK_FALSE(workflows::actionDrainsNode("rerun_burn_in"));
+  CHECK_FALSE(workflows::actionDrainsNode("watch"));
+}
+
+TEST_CASE("the reset run waits for its task's outcome until the deadline",
+          "[health][flags][actions][reset]") {
+  using workflows::decideResetTask;
+  using workflows::ResetTaskDecision;
+  const workflows::TimePoint now{std::chrono::hours(1000)};
+  const auto deadline = now + std::chrono::minutes(5);
+  inventory::ResidentTask task;
+  for (const char* open : {"pending", "delivered"}) {
+    task.state = open;
+    CHECK(decideResetTask(task, now, deadline) == ResetTaskDecision::kWait);
+    CHECK(decideResetTask(task, deadline, deadline) == ResetTaskDecision::kTimedOut);
+  }
+  task.state = "succeeded";
+  CHECK(decideResetTask(task, deadline + std::chrono::hours(1), deadline) ==
+        ResetTaskDecision::kCheck);  // an outcome counts however late the run looks
+  task.state = "failed";
+  CHECK(decideResetTask(task, now, deadline) == ResetTaskDecision::kFailed);
+  task.state = "cancelled";
+  CHECK(decideResetTask(task, now, deadline) == ResetTaskDecision::kCancelled);
+}
+
+TEST_CASE("only a reading sampled at or after the reset decides whether it applied the remap",
+          "[health][flags][actions][reset]") {
+  using workflows::decideResetCheck;
+  using workflows::ResetCheckDecision;
+  const inventory::health::Seconds reset_at{std::chrono::seconds(3600000)};
+  const workflows::TimePoint now{std::chrono::hours(1000)};
+  const auto deadline = now + std::chrono::minutes(5);
+  inventory::GpuRemapState gpu;
+  CHECK(decideResetCheck(gpu, reset_at, now, deadline) == ResetCheckDecision::kWaitForReading);
+  gpu.last_sample = reset_at - std::chrono::seconds(1);  // before the reset: still pending
+  gpu.remap_pending = true;
+  CHECK(decideResetCheck(gpu, reset_at, now, deadline) == ResetCheckDecision::kWaitForReading);
+  CHECK(decideResetCheck(gpu, reset_at, deadline, deadline) == ResetCheckDecision::kTimedOut);
+  gpu.last_sample = reset_at;
+  CHECK(decideResetCheck(gpu, reset_at, now, deadline) == ResetCheckDecision::kStillPending);
+  gpu.remap_pending = false;
+  CHECK(decideResetCheck(gpu, reset_at, now, deadline) == ResetCheckDecision::kCleared);
 }
 
 TEST_CASE("no drain without a node, nor of a node already out of service",
@@ -91,4 +139,27 @@ TEST_CASE("the drain reason names the rule, the GPU and the flag's reason",
   CHECK(workflows::flagDrainReason(openFlag("drain")) ==
         "drained: flag nvidia.xid48_dbe on GPU GPU-1: XID 48 (double-bit ECC error)");
   CHECK(workflows::flagDrainSubject(7) == "gpu_flag:7");
+}
+
+TEST_CASE("a cleared flag whose action drained the node gives it back unless held or leaving",
+          "[health][flags][actions]") {
+  using workflows::decideFlagRelease;
+  using workflows::FlagReleaseDecision;
+  for (const char* action : {"drain", "rma_candidate", "reset_at_idle"}) {
+    auto flag = openFlag(action);
+    flag.state = "cleared";
+    flag.action_at = "2026-12-04T21:00:00Z";
+    CHECK(decideFlagRelease(flag, {}, "ready") == FlagReleaseDecision::kUndrain);
+    CHECK(decideFlagRelease(flag, {9}, "ready") == FlagReleaseDecision::kStillHeld);
+    CHECK(decideFlagRelease(flag, {}, "retired") == FlagReleaseDecision::kNodeOut);
+    flag.released_at = "2026-12-04T22:00:00Z";
+    CHECK(decideFlagRelease(flag, {}, "ready") == FlagReleaseDecision::kNothing);
+  }
+  auto never_drained = openFlag("reset_at_idle");
+  never_drained.state = "cleared";
+  CHECK(decideFlagRelease(never_drained, {}, "ready") == FlagReleaseDecision::kNothing);
+  auto burn_in = openFlag("rerun_burn_in");
+  burn_in.state = "cleared";
+  burn_in.action_at = "2026-12-04T21:00:00Z";
+  CHECK(decideFlagRelease(burn_in, {}, "ready") == FlagReleaseDecision::kNothing);
 }

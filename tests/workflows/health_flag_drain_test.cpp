@@ -4,17 +4,14 @@
 // rma_candidate flag drains and records the candidate; a second pass, and a second run for the
 // same flag (a replica that started one again), send nothing more; a run resumed after it
 // recorded the action (its replica died before the hook) sends the drain once.
-#include <httplib.h>
 #include <catch2/catch.hpp>
-
-#include <mutex>
-#include <thread>
 
 #include "engine_test_support.hpp"
 #include "inventory/gpu_flags.hpp"
 #include "inventory/gpu_health.hpp"
 #include "inventory/nodes.hpp"
 #include "inventory/workflow_runs.hpp"
+#include "scheduler_stub.hpp"
 #include "workflows/health_flag_drain.hpp"
 #include "workflows/health_upkeep.hpp"
 
@@ -23,33 +20,7 @@ namespace {
 using nlohmann::json;
 namespace h = inventory::health;
 
-struct Scheduler {
-  httplib::Server server;
-  std::mutex mutex;
-  std::vector<json> requests;
-  std::thread serving;
-  int port = 0;
-
-  Scheduler() {
-    server.Post("/drain", [this](const httplib::Request& req, httplib::Response& res) {
-      {
-        std::lock_guard lock(mutex);
-        requests.push_back(json::parse(req.body, nullptr, false));
-      }
-      res.set_content(json{{"idle", true}}.dump(), "application/json");
-    });
-    port = server.bind_to_any_port("127.0.0.1");
-    serving = std::thread([this] { server.listen_after_bind(); });
-  }
-  ~Scheduler() {
-    server.stop();
-    serving.join();
-  }
-  std::vector<json> seen() {
-    std::lock_guard lock(mutex);
-    return requests;
-  }
-};
+using engine_test::Scheduler;
 
 inventory::GpuFlag flagOf(inventory::Database& db, const std::string& serial) {
   inventory::FlagFilter filter;

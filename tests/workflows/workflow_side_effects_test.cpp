@@ -38,6 +38,7 @@ std::vector<workflows::WorkflowDef> registeredDefinitions() {
       workflows::gpuHealthSweepWorkflow(deps, lifecycle, {}),
       workflows::gpuFlagDrainWorkflow(deps, lifecycle, rollout),
       workflows::gpuFlagReleaseWorkflow(deps, lifecycle, rollout),
+      workflows::gpuFlagResetWorkflow(deps, lifecycle, rollout),
   };
 }
 

@@ -58,6 +58,9 @@ class GpuBackend {
   // plan asks. A GPU that fails mid-wipe returns a report with `error` set and the passes it ran;
   // an Error means nothing was attempted. The default: this backend cannot wipe.
   virtual common::Result<GpuWipeReport> wipeMemory(int index, const WipePlan& plan);
+  // Resets GPU `index` (the resident monitor's reset at idle: a pending row remap takes effect,
+  // the volatile counters restart). The default: Unavailable "reset_not_supported".
+  virtual common::Result<void> resetGpu(int index);
 };
 
 }  // namespace agent

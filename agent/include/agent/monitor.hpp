@@ -105,6 +105,26 @@ common::Result<MonitorEndpoint> readMonitorEndpoint(const std::filesystem::path&
 common::Result<void> enrollForMonitor(ServiceClient& client, const std::filesystem::path& state_dir,
                                       const MonitorEndpoint& endpoint);
 
+// Resident tasks -----------------------------------------------------------------------------
+
+struct ResidentTaskOutcome {
+  bool succeeded = false;
+  std::string message;  // what the service records on the task and the flag's run
+  std::string done_at;  // when it finished, on this node's clock (formatUtcSeconds)
+};
+
+// Carries out one task the service handed over (today "gpu_reset": reset the GPU, then read it
+// again: a row remap still pending fails the task). Journaled in `<state_dir>/tasks/<id>`:
+// "started" before the reset, the outcome after. A task whose outcome is journaled is not carried
+// out again (its outcome is reported again); one found "started" (the agent was killed mid-reset)
+// reads the GPU first: no remap pending, the reset took; otherwise it is reset again.
+ResidentTaskOutcome carryOutResidentTask(const std::filesystem::path& state_dir,
+                                         const ResidentTaskOrder& order,
+                                         const std::vector<GpuFacts>& gpus, GpuBackend& backend,
+                                         std::chrono::system_clock::time_point now);
+// Drops the journal once the service has the outcome.
+void forgetResidentTask(const std::filesystem::path& state_dir, std::int64_t id);
+
 // The loop -----------------------------------------------------------------------------------
 
 struct MonitorOptions {
@@ -127,6 +147,7 @@ struct MonitorTotals {
   int sent = 0;     // batches the service took
   int refused = 0;  // batches the service will never take (dropped)
   int rotations = 0;
+  int tasks = 0;  // resident task outcomes the service took
 };
 
 // Runs `options.intervals` intervals (or forever); the totals of the run. An error only when the

@@ -55,11 +55,19 @@ struct ResultAck {
   bool already_accepted = false;
 };
 
+// Work the service hands the resident monitor with a batch's answer (docs/health.md, "Actions").
+struct ResidentTaskOrder {
+  std::int64_t id = 0;
+  std::string kind;  // "gpu_reset"
+  std::string gpu_serial;
+};
+
 // The service's answer to a health batch (the resident monitor).
 struct HealthAck {
   int samples = 0;
   int duplicates = 0;              // readings the service already had (a retried batch)
   bool rotate_credential = false;  // an operator asked for a new credential
+  std::vector<ResidentTaskOrder> tasks;
 };
 
 class ServiceClient {
@@ -85,6 +93,12 @@ class ServiceClient {
   // what is not taken on disk and tries again next interval).
   common::Result<HealthAck> postHealth(const std::string& batch_json, const std::string& credential,
                                        int attempts);
+  // A resident task's outcome, with the monitor credential. A retry after a lost answer is
+  // taken as the same report.
+  // `done_at`: when it finished, on this node's clock (empty: not sent).
+  common::Result<void> reportResidentTask(std::int64_t task_id, bool succeeded,
+                                          const std::string& message, const std::string& done_at,
+                                          const std::string& credential);
   // The agent's half of a rotation: the successor of `credential`.
   common::Result<std::string> rotateCredential(const std::string& credential);
 

@@ -29,7 +29,8 @@ namespace agent {
 // are counted from the backend's first health reading on its clock (setClock):
 // "ecc_growth" (per_day: corrected ECC errors a day at first, the rate rising by as much each
 // day; every 500 of them remap a row), "temperature_creep" (per_day: degrees C hotter each day
-// under load).
+// under load). For the reset at idle: "remap_pending" (a row remap waits for the next reset:
+// reported until resetGpu), "reset_fails" (resetGpu fails, as a GPU still in use would).
 struct SimFault {
   int gpu = 0;
   std::string kind;
@@ -91,6 +92,10 @@ class SimulatedGpuBackend : public GpuBackend {
   // "less_memory" (factor: covered bytes are that fraction of the usual). Figures come from
   // memory_mib and 0.9 x the model's nominal HBM bandwidth; nothing sleeps.
   common::Result<GpuWipeReport> wipeMemory(int index, const WipePlan& plan) override;
+  // Applies a pending remap ("remap_pending" is no longer reported); nothing sleeps. The
+  // simulated volatile counters are left as they are.
+  common::Result<void> resetGpu(int index) override;
+  int resets(int index) const { return state_.at(static_cast<std::size_t>(index)).resets; }
 
   const SimConfig& config() const { return config_; }
   // The clock the slow degradation faults count days on (default: the system's).
@@ -108,6 +113,7 @@ class SimulatedGpuBackend : public GpuBackend {
     bool xid_reported = false;
     std::uint64_t draws = 0;  // noise draws so far: each figure gets a fresh, seeded one
     bool off_bus = false;     // "off_bus_mid_wipe" struck: the GPU no longer answers
+    int resets = 0;           // resetGpu() calls that went through
   };
 
   SimulatedGpuBackend(SimConfig config, NominalFigures nominal);

@@ -44,10 +44,15 @@ class Monitor {
     }
   }
 
+  // Tasks wait until the queue is sent: a reading sampled before a reset must reach the service
+  // before the reset's outcome does, or it would look like the reset did not take.
   void interval() {
     sample();
     loadCredential();
-    if (!credential_.empty()) drain();
+    if (credential_.empty()) return;
+    tasks_.clear();
+    drain();
+    if (spool_.size() == 0 && !credential_refused_) carryOut(tasks_);
   }
 
   // The GPUs are discovered until it works once; a GPU that fails to read is left out of this
@@ -115,6 +120,7 @@ class Monitor {
           ++totals_.sent;
           if (!removeSent((*next)->seq)) return;
           if (sent->rotate_credential) rotate();
+          tasks_ = sent->tasks;  // the latest answer's list is the service's current one
           break;
         case SendOutcome::kRefused:
           ++totals_.refused;
@@ -133,6 +139,31 @@ class Monitor {
                << "\n";
           return;
       }
+    }
+  }
+
+  // Each task once per interval; the service lists a task until it has its outcome, and the
+  // journal makes a listed task that was carried out only report again.
+  void carryOut(const std::vector<ResidentTaskOrder>& tasks) {
+    for (const auto& order : tasks) {
+      const ResidentTaskOutcome outcome =
+          carryOutResidentTask(options_.state_dir, order, gpus_, backend_, now());
+      log_ << "provisioner-agent monitor: resident task " << order.id << " (" << order.kind << " "
+           << order.gpu_serial << "): " << (outcome.succeeded ? "succeeded" : "failed") << ": "
+           << outcome.message << "\n";
+      auto reported = client_.reportResidentTask(order.id, outcome.succeeded, outcome.message,
+                                                 outcome.done_at, credential_);
+      // Refused for good (the task was cancelled or is unknown): forget it; otherwise keep it.
+      const common::Result<HealthAck> as_send =
+          reported ? common::Result<HealthAck>(HealthAck{}) : common::fail(reported.error());
+      if (classifySend(as_send) != SendOutcome::kTaken &&
+          classifySend(as_send) != SendOutcome::kRefused) {
+        log_ << "provisioner-agent monitor: the outcome of resident task " << order.id
+             << " is reported again later: " << reported.error().message << "\n";
+        continue;
+      }
+      if (reported) ++totals_.tasks;
+      forgetResidentTask(options_.state_dir, order.id);
     }
   }
 
@@ -172,6 +203,7 @@ class Monitor {
   bool credential_refused_ = false;
   bool warned_missing_ = false;
   MonitorTotals totals_;
+  std::vector<ResidentTaskOrder> tasks_;  // handed over by this interval's answers
 };
 
 }  // namespace

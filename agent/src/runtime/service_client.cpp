@@ -84,6 +84,17 @@ Result<HealthAck> parseHealthAck(const nlohmann::json& body) {
   if (const nlohmann::json* rotate = reader.find("rotate_credential")) {
     ack.rotate_credential = rotate->is_boolean() && rotate->get<bool>();
   }
+  if (const nlohmann::json* tasks = reader.find("tasks"); tasks && tasks->is_array()) {
+    for (const auto& item : *tasks) {
+      ObjectReader task(item, "tasks", "bad_service_answer");
+      PROV_TRY(task.requireObject());
+      ResidentTaskOrder order;
+      PROV_TRY(task.readInt("id", order.id, 1, INT64_MAX, Need::kRequired));
+      PROV_TRY(task.readString("kind", order.kind, Need::kRequired, false, 64));
+      PROV_TRY(task.readString("gpu_serial", order.gpu_serial, Need::kRequired, false, 128));
+      ack.tasks.push_back(std::move(order));
+    }
+  }
   return ack;
 }
 
@@ -183,6 +194,21 @@ Result<HealthAck> ServiceClient::postHealth(const std::string& batch_json,
   auto ack = parseHealthAck(body);
   if (!ack) return badAnswer(what, "with " + ack.error().message);
   return ack;
+}
+
+Result<void> ServiceClient::reportResidentTask(std::int64_t task_id, bool succeeded,
+                                               const std::string& message,
+                                               const std::string& done_at,
+                                               const std::string& credential) {
+  const std::string what = "the resident task's outcome";
+  nlohmann::json body = {{"status", succeeded ? "succeeded" : "failed"}, {"message", message}};
+  if (!done_at.empty()) body["done_at"] = done_at;
+  PROV_ASSIGN(Reply reply, impl_->http.exchange("POST",
+                                                impl_->node_path + "/resident-tasks/" +
+                                                    std::to_string(task_id) + "/result",
+                                                body.dump(), credential));
+  PROV_TRY(expectSuccess(reply, what));
+  return common::success();
 }
 
 Result<std::string> ServiceClient::rotateCredential(const std::string& credential) {

@@ -205,7 +205,18 @@ Result<HealthSample> SimulatedGpuBackend::sampleHealth(int index) {
   }
   degrade(index, loaded, sample);
   fillMonitorFields(index, loaded, sample);
+  sample.remap_pending = fault(index, "remap_pending") != nullptr && state.resets == 0;
   return sample;
+}
+
+Result<void> SimulatedGpuBackend::resetGpu(int index) {
+  PROV_TRY(checkPresent(index));
+  if (fault(index, "reset_fails") != nullptr) {
+    return common::fail(common::unavailable(
+        "reset_failed", "GPU " + std::to_string(index) + " is in use: the reset was refused"));
+  }
+  ++state_[static_cast<std::size_t>(index)].resets;
+  return common::success();
 }
 
 double SimulatedGpuBackend::daysInService() {

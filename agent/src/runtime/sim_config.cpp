@@ -25,7 +25,7 @@ bool isKnownFault(std::string_view kind) {
   for (std::string_view known :
        {"low_hbm_bandwidth", "slow_compute", "low_peer_bandwidth", "ecc_errors", "thermal_throttle",
         "missing", "pcie_x8", "xid", "kernel_error", "stuck_bits", "off_bus_mid_wipe",
-        "less_memory", "ecc_growth", "temperature_creep"}) {
+        "less_memory", "ecc_growth", "temperature_creep", "remap_pending", "reset_fails"}) {
     if (kind == known) return true;
   }
   return false;

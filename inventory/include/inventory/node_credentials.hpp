@@ -19,6 +19,8 @@ struct NodeCredentialGrant {
   Id node_id = 0;
   // An operator asked for a rotation that the agent has not completed: tell it.
   bool rotate_requested = false;
+  // The node has resident tasks not yet finished (inventory/resident_tasks.hpp): hand them over.
+  bool has_open_tasks = false;
 };
 
 // Why a credential was revoked.

@@ -13,6 +13,7 @@
 #include "inventory/health/rules.hpp"
 #include "inventory/health_sweep.hpp"
 #include "provisioner/http/pagination.hpp"
+#include "resident_tasks_json.hpp"
 #include "routes.hpp"
 #include "workflows/clock.hpp"
 
@@ -125,13 +126,16 @@ Result<Response> postHealth(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto batch, readBatch(req, settings.limits));
   PROV_ASSIGN(auto stored,
               inventory::ingestHealthBatch(*ctx.db, node_id, batch, nowOf(ctx), settings));
+  PROV_ASSIGN(auto tasks, residentTasksFor(ctx, reporter));
   return http::jsonResponse(200, {{"node_id", node_id},
                                   {"samples", stored.samples},
                                   {"duplicates", stored.duplicates},
                                   {"events", stored.events},
                                   {"counter_resets", stored.resets},
                                   // The agent rotates its credential when told (docs/health.md).
-                                  {"rotate_credential", reporter.rotate_requested}});
+                                  {"rotate_credential", reporter.rotate_requested},
+                                  // GPU resets and the like for the resident agent.
+                                  {"tasks", tasks}});
 }
 
 struct Range {

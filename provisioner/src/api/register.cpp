@@ -27,6 +27,7 @@ void registerRoutes(http::ApiServer& server, const ApiContext& context) {
   addHealthRoutes(server, ctx);
   addFlagRoutes(server, ctx);
   addCredentialRoutes(server, ctx);
+  addResidentTaskRoutes(server, ctx);
   addDecommissionRoutes(server, ctx);
   addCertificateRoutes(server, ctx);
   addDispositionRoutes(server, ctx);

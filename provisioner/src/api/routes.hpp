@@ -38,6 +38,7 @@ void addCampaignRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addHealthRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addFlagRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addCredentialRoutes(http::ApiServer& server, const ContextPtr& ctx);
+void addResidentTaskRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addDecommissionRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addCertificateRoutes(http::ApiServer& server, const ContextPtr& ctx);
 void addDispositionRoutes(http::ApiServer& server, const ContextPtr& ctx);

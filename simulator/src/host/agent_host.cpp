@@ -96,6 +96,10 @@ class HostGpus : public agent::GpuBackend {
     PROV_TRY(up());
     return gpus_->wipeMemory(index, plan);
   }
+  common::Result<void> resetGpu(int index) override {
+    PROV_TRY(up());
+    return gpus_->resetGpu(index);
+  }
 
  private:
   common::Result<void> up() {

@@ -7,7 +7,10 @@
 // so a resumed or second replica neither drains twice nor skips the drain, and an operator who
 // acknowledged or cleared the flag first is not overridden. When an operator clears a flag whose
 // drain started, a gpu_flag_release run gives the node back to the scheduler unless another flag
-// still holds it. reset_at_idle and rerun_burn_in stay pending on the flag (no automation).
+// still holds it. A reset_at_idle flag gets a gpu_flag_reset run: drain until idle, the GPU reset
+// by the node's resident agent (a resident task, its intent), a reading that shows no remap
+// pending, then the flag cleared by the service and the node given back. rerun_burn_in stays
+// pending on the flag for an operator (no automation yet).
 #pragma once
 
 #include <functional>
@@ -18,6 +21,7 @@
 #include "common/result.hpp"
 #include "inventory/database.hpp"
 #include "inventory/gpu_flags.hpp"
+#include "inventory/resident_tasks.hpp"
 #include "inventory/types.hpp"
 #include "workflows/engine.hpp"
 
@@ -25,6 +29,7 @@ namespace workflows {
 
 inline constexpr const char* kGpuFlagDrain = "gpu_flag_drain";
 inline constexpr const char* kGpuFlagRelease = "gpu_flag_release";
+inline constexpr const char* kGpuFlagReset = "gpu_flag_reset";
 
 std::string flagDrainSubject(inventory::Id flag_id);  // "gpu_flag:12"
 
@@ -32,10 +37,15 @@ std::string flagDrainSubject(inventory::Id flag_id);  // "gpu_flag:12"
 enum class FlagActionPlan {
   kNone,           // watch, not open (an operator acknowledged or cleared it), or already started
   kDrain,          // start the flag's drain run (drain, rma_candidate)
-  kPendingManual,  // reset_at_idle, rerun_burn_in: left open for an operator (no automation)
-  kNoNode,         // a drain action, but the flag names no node (the GPU's node was unknown)
-  kNodeOut,        // a drain action, but the node is already out of service
+  kResetAtIdle,    // start the flag's reset run (reset_at_idle)
+  kPendingManual,  // rerun_burn_in: left open for an operator (no automation)
+  kNoNode,         // a drain or reset, but the flag names no node (the GPU's node was unknown)
+  kNodeOut,        // a drain or reset, but the node is already out of service
 };
+
+// The actions that take the flag's node from the scheduler (drain, rma_candidate, reset_at_idle):
+// clearing such a flag gives the node back.
+bool actionDrainsNode(const std::string& action);
 
 // `node_state`: the lifecycle state of the flag's node (empty when unknown). A node that is
 // decommissioning, decommission_failed or retired is out of service and is not drained again.
@@ -66,16 +76,42 @@ FlagReleaseDecision decideFlagRelease(const inventory::GpuFlag& flag,
                                       const std::vector<inventory::Id>& holding,
                                       const std::string& node_state);
 
+// The reset run's wait for its resident task (pure): `deadline`, when the agent must have
+// reported by.
+enum class ResetTaskDecision {
+  kWait,       // not reported yet
+  kTimedOut,   // not reported by the deadline: the agent is silent
+  kFailed,     // the agent could not reset the GPU (its message says why)
+  kCancelled,  // cancelled (an operator decided the flag while the run waited)
+  kCheck,      // reset: check the next reading
+};
+ResetTaskDecision decideResetTask(const inventory::ResidentTask& task, TimePoint now,
+                                  TimePoint deadline);
+
+// The reset run's check of the GPU after its reset (pure): `reset_at`, when the agent finished the
+// reset on the node's clock (the clock its readings are dated on); a reading sampled at or after
+// it decides.
+enum class ResetCheckDecision {
+  kWaitForReading,  // no reading since the reset yet
+  kTimedOut,        // none by the deadline
+  kStillPending,    // the reading still reports a remap pending: the reset did not apply it
+  kCleared,         // no remap pending: the flag is resolved
+};
+ResetCheckDecision decideResetCheck(const inventory::GpuRemapState& gpu,
+                                    inventory::health::Seconds reset_at, TimePoint now,
+                                    TimePoint deadline);
+
 struct FlagActionPass {
-  int started = 0;         // drain runs started (or found open) this pass
-  int pending_manual = 0;  // open reset_at_idle / rerun_burn_in flags
+  int started = 0;         // drain and reset runs started (or found open) this pass
+  int pending_manual = 0;  // open rerun_burn_in flags
   int skipped = 0;         // drain actions without a node or with the node out of service
   int releases = 0;        // release runs started (or found open) for cleared drain flags
 };
 
 using StartRunFn = std::function<common::Result<StartResult>(const StartRequest&)>;
 
-// Lists the open flags, plans each, and starts the drain run of each kDrain (the open run of a
+// Lists the open flags, plans each, and starts the drain run of each kDrain (the reset run of each
+// kResetAtIdle) (the open run of a
 // kind and subject is one run, so a pass repeated after a crash starts none twice); then starts
 // the release run (gpu_flag_release) of each cleared flag that drained its node and is not
 // released yet.

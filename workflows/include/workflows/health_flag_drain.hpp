@@ -21,4 +21,13 @@ WorkflowDef gpuFlagDrainWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle
 WorkflowDef gpuFlagReleaseWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                    RolloutSettings settings);
 
+// reset (reset_at_idle): drain (as gpu_flag_drain's) -> reset (a resident task for the node's
+// agent, written once before the agent hears of it; waits for its outcome) -> verify (waits for a
+// reading sampled after the reset; none pending: the flag is cleared by "service") -> release (as
+// gpu_flag_release's). Failures (agent_silent, gpu_reset_failed, remap_still_pending,
+// no_reading_after_reset) leave the node drained and the flag open for an operator. Context:
+// "flag_id", "node_id", "drain", "reset" {"task_id", "requested_at", "reset_at", "reported_at"}.
+WorkflowDef gpuFlagResetWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
+                                 RolloutSettings settings);
+
 }  // namespace workflows

@@ -28,13 +28,16 @@ inline constexpr const char* kNodeImageUpdate = "node_image_update";
 
 // Real-world durations, divided by the lifecycle's time scale like the lifecycle's own.
 struct RolloutTimings {
-  Duration drain_timeout{1800000};       // the scheduler says the node is idle within this
-  Duration verify_grace{600000};         // after apply, the new version shows within this
-  Duration bmc_return_timeout{1200000};  // a BMC that restarts after its own update is back
-  Duration power_off_settle{30000};      // AC/aux power cycle: off this long before on
+  Duration drain_timeout{1800000};        // the scheduler says the node is idle within this
+  Duration verify_grace{600000};          // after apply, the new version shows within this
+  Duration bmc_return_timeout{1200000};   // a BMC that restarts after its own update is back
+  Duration power_off_settle{30000};       // AC/aux power cycle: off this long before on
   Duration quick_check_timeout{1800000};  // a boot until the quick check's result
   Duration controller_poll{30000};        // the controller looks again at least this often
   int quick_check_seconds = 60;           // each burn-in test of the quick check runs this long
+  // A node's resident agent reports a task's outcome (a GPU reset), and then a reading, within
+  // this.
+  Duration resident_task_timeout{900000};
 };
 
 // How the scheduler is told to drain and resume a node (the lifecycle's hand-off URL names where

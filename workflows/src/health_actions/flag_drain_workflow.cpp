@@ -6,16 +6,13 @@
 #include <optional>
 
 #include "../lifecycle/bind_step.hpp"
-#include "../rollout/node_steps.hpp"
+#include "flag_steps.hpp"
 #include "inventory/gpu_flags.hpp"
 #include "inventory/nodes.hpp"
 #include "redfish/json.hpp"
 #include "workflows/health_flag_drain.hpp"
 
-namespace workflows {
-namespace {
-
-using rollout::Env;
+namespace workflows::flag_steps {
 
 inventory::health::Seconds secondsOf(TimePoint t) {
   return std::chrono::time_point_cast<std::chrono::seconds>(t);
@@ -27,7 +24,7 @@ common::Result<inventory::Id> flagIdOf(const StepContext& ctx) {
       common::invalidArgument("no_flag", "the run's context names no flag_id", "flag_id"));
 }
 
-StepOutcome drainStep(const Env& env, StepContext& ctx) {
+StepOutcome drainForFlag(const Env& env, StepContext& ctx, const std::string& next_step) {
   auto& db = *env.life.deps.db;
   auto flag_id = flagIdOf(ctx);
   if (!flag_id) return StepOutcome::fail("no_flag", flag_id.error().message);
@@ -69,7 +66,13 @@ StepOutcome drainStep(const Env& env, StepContext& ctx) {
                {"gpu_serial", flag->serial},
                {"action", flag->action}});
   }
-  return rollout::drainUntilIdle(env, ctx, reason, "drained");
+  return rollout::drainUntilIdle(env, ctx, reason, next_step);
+}
+
+namespace {
+
+StepOutcome drainStep(const Env& env, StepContext& ctx) {
+  return drainForFlag(env, ctx, "drained");
 }
 
 StepOutcome drainedStep(const Env& env, StepContext& ctx) {
@@ -127,7 +130,9 @@ StepOutcome released(const Env& env, StepContext& ctx, const inventory::GpuFlag&
   return StepOutcome::succeed("flag " + std::to_string(flag.id) + ": " + note);
 }
 
-StepOutcome releaseStep(const Env& env, StepContext& ctx) {
+}  // namespace
+
+StepOutcome releaseFlagNode(const Env& env, StepContext& ctx) {
   auto& db = *env.life.deps.db;
   auto flag_id = flagIdOf(ctx);
   if (!flag_id) return StepOutcome::fail("no_flag", flag_id.error().message);
@@ -168,7 +173,11 @@ StepOutcome releaseStep(const Env& env, StepContext& ctx) {
   return released(env, ctx, *flag, "node given back to the scheduler");
 }
 
-}  // namespace
+}  // namespace workflows::flag_steps
+
+namespace workflows {
+
+using flag_steps::Env;
 
 WorkflowDef gpuFlagReleaseWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                    RolloutSettings settings) {
@@ -177,7 +186,7 @@ WorkflowDef gpuFlagReleaseWorkflow(LifecycleDeps deps, LifecycleSettings lifecyc
   WorkflowDef def;
   def.kind = kGpuFlagRelease;
   def.first_step = "release";
-  def.steps = {withSideEffects(bindStep(env, "release", releaseStep, 10, backoff),
+  def.steps = {withSideEffects(bindStep(env, "release", flag_steps::releaseFlagNode, 10, backoff),
                                {"scheduler_undrain", "scheduler_drain"})};
   return def;
 }
@@ -190,8 +199,9 @@ WorkflowDef gpuFlagDrainWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle
   def.kind = kGpuFlagDrain;
   def.first_step = "drain";
   def.steps = {
-      withSideEffects(bindStep(env, "drain", drainStep, 10, backoff), {"scheduler_drain"}),
-      bindStep(env, "drained", drainedStep, 10, backoff),
+      withSideEffects(bindStep(env, "drain", flag_steps::drainStep, 10, backoff),
+                      {"scheduler_drain"}),
+      bindStep(env, "drained", flag_steps::drainedStep, 10, backoff),
   };
   return def;
 }

@@ -11,15 +11,34 @@ std::string flagDrainSubject(inventory::Id flag_id) {
   return "gpu_flag:" + std::to_string(flag_id);
 }
 
+bool actionDrainsNode(const std::string& action) {
+  return action == "drain" || action == "rma_candidate" || action == "reset_at_idle";
+}
+
 FlagActionPlan planFlagAction(const inventory::GpuFlag& flag, const std::string& node_state) {
   if (flag.state != "open" || !flag.action_at.empty()) return FlagActionPlan::kNone;
-  if (flag.action == "reset_at_idle" || flag.action == "rerun_burn_in") {
-    return FlagActionPlan::kPendingManual;
-  }
-  if (flag.action != "drain" && flag.action != "rma_candidate") return FlagActionPlan::kNone;
+  if (flag.action == "rerun_burn_in") return FlagActionPlan::kPendingManual;
+  if (!actionDrainsNode(flag.action)) return FlagActionPlan::kNone;
   if (!flag.node_id) return FlagActionPlan::kNoNode;
   if (inventory::isLeavingFleet(node_state)) return FlagActionPlan::kNodeOut;
-  return FlagActionPlan::kDrain;
+  return flag.action == "reset_at_idle" ? FlagActionPlan::kResetAtIdle : FlagActionPlan::kDrain;
+}
+
+ResetTaskDecision decideResetTask(const inventory::ResidentTask& task, TimePoint now,
+                                  TimePoint deadline) {
+  if (task.state == "succeeded") return ResetTaskDecision::kCheck;
+  if (task.state == "failed") return ResetTaskDecision::kFailed;
+  if (task.state == "cancelled") return ResetTaskDecision::kCancelled;
+  return now >= deadline ? ResetTaskDecision::kTimedOut : ResetTaskDecision::kWait;
+}
+
+ResetCheckDecision decideResetCheck(const inventory::GpuRemapState& gpu,
+                                    inventory::health::Seconds reset_at, TimePoint now,
+                                    TimePoint deadline) {
+  if (gpu.last_sample && *gpu.last_sample >= reset_at) {
+    return gpu.remap_pending ? ResetCheckDecision::kStillPending : ResetCheckDecision::kCleared;
+  }
+  return now >= deadline ? ResetCheckDecision::kTimedOut : ResetCheckDecision::kWaitForReading;
 }
 
 FlagDrainDecision decideFlagDrain(const inventory::GpuFlag& flag, inventory::Id run_id) {
@@ -34,8 +53,7 @@ FlagReleaseDecision decideFlagRelease(const inventory::GpuFlag& flag,
   if (flag.state != "cleared" || flag.action_at.empty() || !flag.released_at.empty()) {
     return FlagReleaseDecision::kNothing;
   }
-  if (flag.action != "drain" && flag.action != "rma_candidate")
-    return FlagReleaseDecision::kNothing;
+  if (!actionDrainsNode(flag.action)) return FlagReleaseDecision::kNothing;
   if (inventory::isLeavingFleet(node_state)) return FlagReleaseDecision::kNodeOut;
   if (!holding.empty()) return FlagReleaseDecision::kStillHeld;
   return FlagReleaseDecision::kUndrain;
@@ -84,9 +102,12 @@ common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const S
         }
         node_state = known->second;
       }
-      switch (planFlagAction(flag, node_state)) {
-        case FlagActionPlan::kDrain: {
-          PROV_TRY(start(flagRun(kGpuFlagDrain, flag)));
+      const FlagActionPlan plan = planFlagAction(flag, node_state);
+      switch (plan) {
+        case FlagActionPlan::kDrain:
+        case FlagActionPlan::kResetAtIdle: {
+          const bool reset = plan == FlagActionPlan::kResetAtIdle;
+          PROV_TRY(start(flagRun(reset ? kGpuFlagReset : kGpuFlagDrain, flag)));
           ++pass.started;
           break;
         }
