@@ -1,4 +1,5 @@
-// provisionerctl health flags / acknowledge / clear against a recording fake service.
+// provisionerctl health flags / acknowledge / clear / rules / sweeps and nodes resident-tasks
+// against a recording fake service.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -54,4 +55,29 @@ TEST_CASE("health sweeps lists the silent nodes and asks for the unreachable one
   auto requests = server.requests();
   REQUIRE(requests.size() == 1);
   CHECK(requests[0].target.find("reachable=false") != std::string::npos);
+}
+
+TEST_CASE("health rules shows the policy; nodes resident-tasks shows the node's GPU resets",
+          "[integration][cli]") {
+  FakeApiServer server;
+  server.answer("GET", "/api/v1/health/rules",
+                {200, R"({"rules":[{"id":"nvidia.remap_pending","kind":"remap_pending",)"
+                      R"("severity":"warning","action":"reset_at_idle","source":"NVIDIA",)"
+                      R"("parameters":{}},{"id":"learned.ecc_rate","kind":"learned_ecc",)"
+                      R"("severity":"warning","action":"rerun_burn_in","source":"Page",)"
+                      R"("parameters":{"h":8,"days":3}}]})"});
+  server.answer("GET", "/api/v1/nodes/7/resident-tasks",
+                {200, R"({"items":[{"id":3,"kind":"gpu_reset","gpu_serial":"GPU-7",)"
+                      R"("flag_id":12,"state":"failed","created_at":"2026-12-07T10:00:00Z",)"
+                      R"("finished_at":"2026-12-07T10:01:00Z","message":"GPU is in use"}]})"});
+  auto rules = runCtlAt(server.url(), "tok", {"health", "rules"});
+  CHECK(rules.err.empty());
+  CHECK(rules.code == 0);
+  CHECK(rules.out.find("reset_at_idle") != std::string::npos);
+  CHECK(rules.out.find("days=3, h=8") != std::string::npos);
+  auto tasks = runCtlAt(server.url(), "tok", {"nodes", "resident-tasks", "7"});
+  CHECK(tasks.code == 0);
+  CHECK(tasks.out.find("gpu_reset") != std::string::npos);
+  CHECK(tasks.out.find("GPU is in use") != std::string::npos);
+  CHECK(runCtlAt(server.url(), "tok", {"nodes", "resident-tasks"}).code == 64);
 }

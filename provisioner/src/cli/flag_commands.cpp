@@ -1,5 +1,6 @@
 // health flags: GPU health flags per GPU, per node or fleet-wide; acknowledge and clear them.
 // health sweeps: the silent nodes the out-of-band sweep read through their BMCs.
+// health rules: the policy the flag evaluation runs.
 #include <nlohmann/json.hpp>
 
 #include "provisioner/cli/command.hpp"
@@ -67,6 +68,32 @@ Result<void> listSweeps(CommandContext& ctx) {
   return common::success();
 }
 
+// "k=v, k=v" of a rule's thresholds, as the API gives them.
+std::string parametersText(const json& parameters) {
+  std::string out;
+  for (const auto& [key, value] : parameters.items()) {
+    out += (out.empty() ? "" : ", ") + key + "=" +
+           (value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return out;
+}
+
+// health rules: each rule's id, kind, severity, action and thresholds.
+Result<void> listRules(CommandContext& ctx) {
+  PROV_ASSIGN(auto reply, ctx.api->getJson("/api/v1/health/rules"));
+  if (ctx.json()) {
+    printRawJson(ctx.out, reply);
+    return common::success();
+  }
+  Table table({"RULE", "KIND", "SEVERITY", "ACTION", "PARAMETERS"});
+  for (const auto& r : reply.json.value("rules", json::array())) {
+    table.addRow({text(r, "id"), text(r, "kind"), text(r, "severity"), text(r, "action"),
+                  parametersText(r.value("parameters", json::object()))});
+  }
+  table.render(ctx.out);
+  return common::success();
+}
+
 Result<void> flagAction(CommandContext& ctx, const std::string& action) {
   PROV_ASSIGN(auto id, idArgument(ctx, 0));
   json body = json::object();
@@ -106,6 +133,10 @@ std::vector<Command> flagCommands() {
                     {.name = "all", .takesValue = false}},
         .summary = "list the nodes the out-of-band sweep read through their BMCs (silent nodes)"},
        listSweeps},
+      {{.group = "health",
+        .name = "rules",
+        .summary = "the rules the flag evaluation runs: severity, action and thresholds"},
+       listRules},
       {{.group = "health",
         .name = "acknowledge",
         .positionals = {"FLAG_ID"},

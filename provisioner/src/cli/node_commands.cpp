@@ -1,5 +1,6 @@
 // nodes list | show | export: the fleet as the inventory sees it; nodes credentials |
-// rotate-credential | revoke-credential: the resident agent's monitor credential (docs/health.md).
+// rotate-credential | revoke-credential: the resident agent's monitor credential (docs/health.md);
+// nodes resident-tasks: the GPU resets the node's resident agent was asked for.
 #include "provisioner/cli/command.hpp"
 #include "provisioner/cli/json_fields.hpp"
 #include "provisioner/cli/paging.hpp"
@@ -121,6 +122,23 @@ Result<void> listCredentials(CommandContext& ctx) {
   return common::success();
 }
 
+Result<void> listResidentTasks(CommandContext& ctx) {
+  PROV_ASSIGN(auto id, idArgument(ctx, 0));
+  PROV_ASSIGN(auto reply, ctx.api->getJson(std::string(kNodesPath) + "/" + id + "/resident-tasks"));
+  if (ctx.json()) {
+    printRawJson(ctx.out, reply);
+    return common::success();
+  }
+  Table table({"ID", "KIND", "GPU", "FLAG", "STATE", "CREATED", "FINISHED", "MESSAGE"});
+  for (const auto& t : reply.json.value("items", json::array())) {
+    table.addRow({text(t, "id"), text(t, "kind"), text(t, "gpu_serial"), text(t, "flag_id"),
+                  text(t, "state"), text(t, "created_at"), text(t, "finished_at"),
+                  text(t, "message")});
+  }
+  table.render(ctx.out);
+  return common::success();
+}
+
 Result<void> rotateCredential(CommandContext& ctx) {
   PROV_ASSIGN(auto id, idArgument(ctx, 0));
   PROV_ASSIGN(
@@ -166,6 +184,11 @@ std::vector<Command> nodeCommands() {
         .positionals = {"ID"},
         .summary = "the node's monitor credentials (never the secrets)"},
        listCredentials},
+      {{.group = "nodes",
+        .name = "resident-tasks",
+        .positionals = {"ID"},
+        .summary = "the tasks the node's resident agent was given (GPU resets at idle)"},
+       listResidentTasks},
       {{.group = "nodes",
         .name = "rotate-credential",
         .positionals = {"ID"},
