@@ -11,6 +11,7 @@ common::Result<HealthMaintenanceRun> maintainHealthHistory(
               ensureHealthPartitions(db, today, today + std::chrono::days{days_ahead}));
   PROV_ASSIGN(run.rollup, rollUpHealth(db, now));
   PROV_ASSIGN(run.dropped, applyHealthRetention(db, today, retention));
+  PROV_ASSIGN(run.compaction, compactHealthHistory(db, today, retention));
   return run;
 }
 

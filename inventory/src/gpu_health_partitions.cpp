@@ -78,8 +78,60 @@ common::Result<std::vector<std::string>> applyHealthRetention(
             }
           }
         }
+        std::vector<std::string> compact;
+        for (const auto& row : tx.exec(detail::kHealthPartitions, health::kCompactTable)) {
+          compact.push_back(row[0].c_str());
+        }
+        for (const auto& name : health::compactPartitionsToDrop(compact, today, retention)) {
+          if (tx.exec(detail::kDropHealthPartition, health::kCompactTable, name)[0][0].as<bool>()) {
+            dropped.push_back(name);
+          }
+        }
         return dropped;
       });
+}
+
+namespace {
+
+// One day: its compact partition made, its readings moved, its raw partition dropped, in one
+// transaction.
+common::Result<long long> compactDay(Database& db, const health::Partition& raw) {
+  return detail::withTransaction(
+      db, "compact_health_day", [&](Tx& tx) -> common::Result<long long> {
+        const health::Partition compact = health::compactPartitionFor(raw.from);
+        tx.exec(detail::kEnsureHealthPartition, health::kCompactTable, compact.name,
+                boundary(compact.from), boundary(compact.to));
+        const long long readings =
+            tx.exec(detail::kCountHealthDay, boundary(raw.from), boundary(raw.to))[0][0]
+                .as<long long>();
+        tx.exec(detail::kCompactHealthDay, boundary(raw.from), boundary(raw.to));
+        tx.exec(detail::kDropHealthPartition, health::parentTable(Resolution::kRaw), raw.name);
+        return readings;
+      });
+}
+
+}  // namespace
+
+common::Result<HealthCompaction> compactHealthHistory(Database& db, health::Days today,
+                                                      const health::RetentionSettings& retention) {
+  PROV_ASSIGN(
+      auto existing,
+      detail::withRead(
+          db, "raw_health_partitions", [&](Tx& tx) -> common::Result<std::vector<std::string>> {
+            std::vector<std::string> out;
+            for (const auto& row :
+                 tx.exec(detail::kHealthPartitions, health::parentTable(Resolution::kRaw))) {
+              out.push_back(row[0].c_str());
+            }
+            return out;
+          }));
+  HealthCompaction done;
+  for (const auto& raw : health::partitionsToCompact(existing, today, retention)) {
+    PROV_ASSIGN(auto readings, compactDay(db, raw));
+    done.compacted.push_back(raw.name);
+    done.readings += readings;
+  }
+  return done;
 }
 
 }  // namespace inventory

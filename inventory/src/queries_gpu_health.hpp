@@ -97,6 +97,87 @@ constexpr Query kHealthPartitions{"health_partitions", R"(
 constexpr Query kDropHealthPartition{"drop_health_partition", R"(
   SELECT gpu_health_drop_partition($1, $2))"};
 
+// Compaction (migrations/0021_health_compact.sql) ---------------------------------------------
+
+// The hour a reading belongs to, whatever the session's time zone.
+#define INVENTORY_HOUR_OF(t) "date_bin('1 hour', " t ", timestamptz '2000-01-01 00:00:00+00')"
+// The raw readings of [$1, $2) (one day's partition) as one row per GPU, hour and node, merged
+// into a row already there (readings that arrived after the day was compacted once).
+constexpr Query kCompactHealthDay{"compact_gpu_health_day", R"(
+  INSERT INTO gpu_health_compact AS c (gpu_serial, bucket, node_id, offsets,
+    health_class, temperature_c, power_w, sm_clock_mhz,
+    clock_event_reasons, ecc_corrected_volatile, ecc_uncorrected_volatile, ecc_corrected_aggregate,
+    ecc_uncorrected_aggregate, remapped_correctable, remapped_uncorrectable, remap_pending,
+    remap_failure, retired_pages, nvlink_crc_errors, nvlink_replay_errors,
+    nvlink_recovery_errors, xid_count, ecc_corrected_delta, ecc_uncorrected_delta,
+    source, hbm_temperature_c, mem_clock_mhz, gpu_utilization_pct,
+    pcie_replay_errors, pcie_replay_delta, pcie_correctable_errors, pcie_nonfatal_errors,
+    pcie_fatal_errors)
+  SELECT gpu_serial, )" INVENTORY_HOUR_OF("sampled_at") R"(, node_id,
+    array_agg(extract(epoch FROM sampled_at - )" INVENTORY_HOUR_OF("sampled_at") R"()::integer
+              ORDER BY sampled_at),
+    array_agg(health_class ORDER BY sampled_at), array_agg(temperature_c ORDER BY sampled_at),
+    array_agg(power_w ORDER BY sampled_at), array_agg(sm_clock_mhz ORDER BY sampled_at),
+    array_agg(clock_event_reasons ORDER BY sampled_at),
+    array_agg(ecc_corrected_volatile ORDER BY sampled_at),
+    array_agg(ecc_uncorrected_volatile ORDER BY sampled_at),
+    array_agg(ecc_corrected_aggregate ORDER BY sampled_at),
+    array_agg(ecc_uncorrected_aggregate ORDER BY sampled_at),
+    array_agg(remapped_correctable ORDER BY sampled_at),
+    array_agg(remapped_uncorrectable ORDER BY sampled_at),
+    array_agg(remap_pending ORDER BY sampled_at),
+    array_agg(remap_failure ORDER BY sampled_at), array_agg(retired_pages ORDER BY sampled_at),
+    array_agg(nvlink_crc_errors ORDER BY sampled_at),
+    array_agg(nvlink_replay_errors ORDER BY sampled_at),
+    array_agg(nvlink_recovery_errors ORDER BY sampled_at), array_agg(xid_count ORDER BY sampled_at),
+    array_agg(ecc_corrected_delta ORDER BY sampled_at),
+    array_agg(ecc_uncorrected_delta ORDER BY sampled_at),
+    array_agg(source ORDER BY sampled_at), array_agg(hbm_temperature_c ORDER BY sampled_at),
+    array_agg(mem_clock_mhz ORDER BY sampled_at),
+    array_agg(gpu_utilization_pct ORDER BY sampled_at),
+    array_agg(pcie_replay_errors ORDER BY sampled_at),
+    array_agg(pcie_replay_delta ORDER BY sampled_at),
+    array_agg(pcie_correctable_errors ORDER BY sampled_at),
+    array_agg(pcie_nonfatal_errors ORDER BY sampled_at),
+    array_agg(pcie_fatal_errors ORDER BY sampled_at)
+    FROM gpu_health_samples
+   WHERE sampled_at >= $1::timestamptz AND sampled_at < $2::timestamptz
+   GROUP BY 1, 2, 3
+  ON CONFLICT (gpu_serial, bucket, node_id) DO UPDATE SET
+    offsets = c.offsets || EXCLUDED.offsets,
+    health_class = c.health_class || EXCLUDED.health_class,
+    temperature_c = c.temperature_c || EXCLUDED.temperature_c,
+    power_w = c.power_w || EXCLUDED.power_w,
+    sm_clock_mhz = c.sm_clock_mhz || EXCLUDED.sm_clock_mhz,
+    clock_event_reasons = c.clock_event_reasons || EXCLUDED.clock_event_reasons,
+    ecc_corrected_volatile = c.ecc_corrected_volatile || EXCLUDED.ecc_corrected_volatile,
+    ecc_uncorrected_volatile = c.ecc_uncorrected_volatile || EXCLUDED.ecc_uncorrected_volatile,
+    ecc_corrected_aggregate = c.ecc_corrected_aggregate || EXCLUDED.ecc_corrected_aggregate,
+    ecc_uncorrected_aggregate = c.ecc_uncorrected_aggregate || EXCLUDED.ecc_uncorrected_aggregate,
+    remapped_correctable = c.remapped_correctable || EXCLUDED.remapped_correctable,
+    remapped_uncorrectable = c.remapped_uncorrectable || EXCLUDED.remapped_uncorrectable,
+    remap_pending = c.remap_pending || EXCLUDED.remap_pending,
+    remap_failure = c.remap_failure || EXCLUDED.remap_failure,
+    retired_pages = c.retired_pages || EXCLUDED.retired_pages,
+    nvlink_crc_errors = c.nvlink_crc_errors || EXCLUDED.nvlink_crc_errors,
+    nvlink_replay_errors = c.nvlink_replay_errors || EXCLUDED.nvlink_replay_errors,
+    nvlink_recovery_errors = c.nvlink_recovery_errors || EXCLUDED.nvlink_recovery_errors,
+    xid_count = c.xid_count || EXCLUDED.xid_count,
+    ecc_corrected_delta = c.ecc_corrected_delta || EXCLUDED.ecc_corrected_delta,
+    ecc_uncorrected_delta = c.ecc_uncorrected_delta || EXCLUDED.ecc_uncorrected_delta,
+    source = c.source || EXCLUDED.source,
+    hbm_temperature_c = c.hbm_temperature_c || EXCLUDED.hbm_temperature_c,
+    mem_clock_mhz = c.mem_clock_mhz || EXCLUDED.mem_clock_mhz,
+    gpu_utilization_pct = c.gpu_utilization_pct || EXCLUDED.gpu_utilization_pct,
+    pcie_replay_errors = c.pcie_replay_errors || EXCLUDED.pcie_replay_errors,
+    pcie_replay_delta = c.pcie_replay_delta || EXCLUDED.pcie_replay_delta,
+    pcie_correctable_errors = c.pcie_correctable_errors || EXCLUDED.pcie_correctable_errors,
+    pcie_nonfatal_errors = c.pcie_nonfatal_errors || EXCLUDED.pcie_nonfatal_errors,
+    pcie_fatal_errors = c.pcie_fatal_errors || EXCLUDED.pcie_fatal_errors)"};
+constexpr Query kCountHealthDay{"count_gpu_health_day", R"(
+  SELECT count(*) FROM gpu_health_samples
+   WHERE sampled_at >= $1::timestamptz AND sampled_at < $2::timestamptz)"};
+
 // Ingest -------------------------------------------------------------------------------------
 
 constexpr Query kHealthNodeExists{"health_node_exists", "SELECT 1 FROM nodes WHERE id = $1"};
@@ -194,7 +275,7 @@ constexpr Query kRollUpHours{
     " SELECT h.gpu_serial, d.bucket, h.node_id, " INVENTORY_ROLLUP_MERGE
     " FROM unnest($1::timestamptz[], $2::bigint[]) AS d(bucket, node_id)"
     " CROSS JOIN LATERAL (SELECT " INVENTORY_SAMPLE_AS_ROLLUP
-    "   FROM gpu_health_samples s WHERE s.node_id = d.node_id"
+    "   FROM gpu_health_readings s WHERE s.node_id = d.node_id AND s.bucket = d.bucket"
     "    AND s.sampled_at >= d.bucket"
     "    AND s.sampled_at < d.bucket + interval '1 hour') h"
     " GROUP BY h.gpu_serial, d.bucket, h.node_id" INVENTORY_ROLLUP_REPLACE};
@@ -224,10 +305,12 @@ constexpr Query kRawPoints{
     "gpu_health_raw_points",
     INVENTORY_POINT_SELECT("SELECT s.sampled_at AS at, s.source, " INVENTORY_SAMPLE_AS_ROLLUP
                            ", s.pcie_replay_errors"
-                           " FROM gpu_health_samples s"
+                           " FROM gpu_health_readings s"
                            " WHERE s.gpu_serial = $1"
-                           " AND s.sampled_at >= $2::timestamptz"
-                           " AND s.sampled_at < $3::timestamptz")};
+                           " AND s.bucket >= " INVENTORY_HOUR_OF(
+                               "$2::timestamptz") " AND s.bucket < $3::timestamptz"
+                                                  " AND s.sampled_at >= $2::timestamptz"
+                                                  " AND s.sampled_at < $3::timestamptz")};
 constexpr Query kHourlyPoints{
     "gpu_health_hourly_points",
     INVENTORY_POINT_SELECT(
@@ -293,9 +376,11 @@ constexpr Query kGpuHasHealth{"gpu_has_health", R"(
   " FROM per_gpu g GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
 constexpr Query kRawGroupRollups{
     "gpu_health_raw_group_rollups",
-    INVENTORY_GROUP_ROLLUP("SELECT " INVENTORY_SAMPLE_AS_ROLLUP " FROM gpu_health_samples s"
-                           " WHERE s.sampled_at >= $1::timestamptz"
-                           " AND s.sampled_at < $2::timestamptz")};
+    INVENTORY_GROUP_ROLLUP("SELECT " INVENTORY_SAMPLE_AS_ROLLUP " FROM gpu_health_readings s"
+                           " WHERE s.bucket >= " INVENTORY_HOUR_OF(
+                               "$1::timestamptz") " AND s.bucket < $2::timestamptz"
+                                                  " AND s.sampled_at >= $1::timestamptz"
+                                                  " AND s.sampled_at < $2::timestamptz")};
 constexpr Query kHourlyGroupRollups{
     "gpu_health_hourly_group_rollups",
     INVENTORY_GROUP_ROLLUP("SELECT " INVENTORY_BUCKET_AS_ROLLUP " FROM gpu_health_hourly h"

@@ -346,3 +346,142 @@ TEST_CASE("periodic upkeep makes partitions ahead, rolls up and applies retentio
   CHECK(again->rollup.hourly_buckets == 0);
   CHECK(again->dropped.empty());
 }
+
+namespace {
+
+// Every column of every reading of [from, to), through the view every read uses, as one digest:
+// equal before and after compaction means nothing a reader gets changed.
+std::string readingsDigest(const std::string& url, const char* from, const char* to) {
+  return scalar(url, std::string("SELECT md5(coalesce(string_agg(row_to_json(r)::text, '|' "
+                                 "ORDER BY r.gpu_serial, r.sampled_at, r.node_id), '')) FROM "
+                                 "gpu_health_readings r WHERE r.sampled_at >= '") +
+                         from + "' AND r.sampled_at < '" + to + "'");
+}
+
+// A reading at `at` with every kind of field: some missing, counters moving, XIDs, a pending
+// remap.
+h::GpuSample fullReading(const std::string& serial, int i, h::Seconds at) {
+  auto g = reading(serial, 10u + static_cast<unsigned>(i / 3), 100u + static_cast<unsigned>(i));
+  if (i % 4 != 0) g.temperature_c = 60.5 + i % 7;
+  if (i % 5 == 0) g.power_w.reset();
+  g.hbm_temperature_c = 70 + i % 3;
+  g.mem_clock_mhz = 2619;
+  if (i % 2 == 0) g.gpu_utilization_pct = 90 + i % 10;
+  g.clock_event_reasons = i % 6 == 0 ? 0x40 : 0;
+  g.counters[static_cast<std::size_t>(h::Counter::kNvlinkCrcErrors)] =
+      5u + static_cast<unsigned>(i);
+  g.counters[static_cast<std::size_t>(h::Counter::kPcieReplayErrors)] =
+      static_cast<unsigned>(i / 2);
+  g.remap_pending = i % 9 == 0;
+  if (i % 8 == 0) g.xids = {{31, at}};
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("compaction moves a closed day into arrays without changing a thing a reader gets",
+          "[integration][inventory][health][compaction]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  auto a = makeNode(db, "NODE-C1");
+  auto b = makeNode(db, "NODE-C2");
+  // Two GPUs over 1 December, every 10 minutes; GPU-C2 moves from node A to B at noon.
+  const auto start = utc("2026-12-01T00:00:00Z");
+  for (int i = 0; i < 144; ++i) {
+    const auto at = start + std::chrono::minutes{10 * i};
+    const bool moved = i >= 72;
+    auto first = fullReading("GPU-C1", i, at);
+    auto second = fullReading("GPU-C2", i + 1, at);
+    REQUIRE_OK(ingestHealthBatch(db, a.id, batchAt(at, {first}), at + 1s));
+    REQUIRE_OK(ingestHealthBatch(db, moved ? b.id : a.id, batchAt(at, {second}), at + 1s));
+  }
+  // And a reading on 2 December, which stays raw.
+  REQUIRE_OK(ingestHealthBatch(db, a.id,
+                               batchAt(utc("2026-12-02T08:00:00Z"),
+                                       {fullReading("GPU-C1", 200, utc("2026-12-02T08:00:00Z"))}),
+                               utc("2026-12-02T08:00:01Z")));
+  REQUIRE_OK(rollUpHealth(db, utc("2026-12-03T00:00:00Z")));
+  const auto digest = readingsDigest(inv.url, "2026-11-30", "2026-12-03");
+  const auto day_digest = readingsDigest(inv.url, "2026-12-01T05:30:00Z", "2026-12-01T07:10:00Z");
+  auto before = gpuHealthHistory(db, "GPU-C2", utc("2026-12-01T05:30:00Z"),
+                                 utc("2026-12-01T13:10:00Z"), h::Resolution::kRaw);
+  REQUIRE_OK(before);
+  auto fleet_before = healthRollups(db, HealthGroupBy::kNode, utc("2026-12-01T00:00:00Z"),
+                                    utc("2026-12-02T00:00:00Z"), h::Resolution::kRaw);
+  REQUIRE_OK(fleet_before);
+  const std::string hourly_before =
+      scalar(inv.url,
+             "SELECT md5(string_agg(row_to_json(h)::text, '|' ORDER BY gpu_serial, bucket, "
+             "node_id)) FROM gpu_health_hourly h");
+
+  // On 3 December, 1 December is compacted (ended a day ago); 2 December is not.
+  auto done = compactHealthHistory(db, h::dayOf(utc("2026-12-03T00:30:00Z")), {});
+  REQUIRE_OK(done);
+  CHECK(done->compacted == std::vector<std::string>{"gpu_health_samples_20261201"});
+  CHECK(done->readings == 288);
+  CHECK(partitionsOf(inv.url, "gpu_health_samples") == "gpu_health_samples_20261202");
+  CHECK(partitionsOf(inv.url, "gpu_health_compact") == "gpu_health_compact_20261201");
+  // One row per GPU, hour and node: 24 for GPU-C1, 12 + 12 for GPU-C2 (it moved at noon).
+  CHECK(count(inv.url, "gpu_health_compact") == 48);
+  CHECK(readingsDigest(inv.url, "2026-11-30", "2026-12-03") == digest);
+  CHECK(readingsDigest(inv.url, "2026-12-01T05:30:00Z", "2026-12-01T07:10:00Z") == day_digest);
+
+  auto after = gpuHealthHistory(db, "GPU-C2", utc("2026-12-01T05:30:00Z"),
+                                utc("2026-12-01T13:10:00Z"), h::Resolution::kRaw);
+  REQUIRE_OK(after);
+  REQUIRE(after->points.size() == before->points.size());
+  CHECK(after->points.size() == 46);
+  for (std::size_t i = 0; i < after->points.size(); ++i) {
+    INFO(i);
+    CHECK(after->points[i].at == before->points[i].at);
+    CHECK(after->points[i].node_id == before->points[i].node_id);
+    CHECK(after->points[i].temperature_c.sum == before->points[i].temperature_c.sum);
+    CHECK(after->points[i].ecc_corrected == before->points[i].ecc_corrected);
+    CHECK(after->points[i].pcie_replays == before->points[i].pcie_replays);
+    CHECK(after->points[i].pcie_replay_errors == before->points[i].pcie_replay_errors);
+    CHECK(after->points[i].source == before->points[i].source);
+  }
+  auto fleet_after = healthRollups(db, HealthGroupBy::kNode, utc("2026-12-01T00:00:00Z"),
+                                   utc("2026-12-02T00:00:00Z"), h::Resolution::kRaw);
+  REQUIRE_OK(fleet_after);
+  REQUIRE(fleet_after->size() == fleet_before->size());
+  for (std::size_t i = 0; i < fleet_after->size(); ++i) {
+    CHECK((*fleet_after)[i].samples == (*fleet_before)[i].samples);
+    CHECK((*fleet_after)[i].temperature_c.sum == (*fleet_before)[i].temperature_c.sum);
+    CHECK((*fleet_after)[i].ecc_corrected == (*fleet_before)[i].ecc_corrected);
+  }
+
+  // Every hour of 1 December (36 of node and hour) rolled up again reads the arrays: the same.
+  CHECK(scalar(inv.url,
+               "WITH due AS (INSERT INTO gpu_health_rollup_due (level, bucket, node_id) "
+               "SELECT DISTINCT 'hourly', bucket, node_id FROM gpu_health_hourly "
+               "WHERE bucket < '2026-12-02' RETURNING 1) SELECT count(*) FROM due") == "36");
+  REQUIRE_OK(rollUpHealth(db, utc("2026-12-03T01:00:00Z")));
+  CHECK(scalar(inv.url,
+               "SELECT md5(string_agg(row_to_json(h)::text, '|' ORDER BY gpu_serial, "
+               "bucket, node_id)) FROM gpu_health_hourly h") == hourly_before);
+
+  // A reading for 1 December after it was compacted (a GPU silent since) lands raw beside the
+  // arrays, is read with them, and the next compaction merges it in.
+  auto late = fullReading("GPU-C3", 7, utc("2026-12-01T23:59:00Z"));
+  REQUIRE_OK(ingestHealthBatch(db, a.id, batchAt(utc("2026-12-01T23:59:00Z"), {late}),
+                               utc("2026-12-02T23:00:00Z")));
+  CHECK(count(inv.url, "gpu_health_readings") == 290);
+  auto again = compactHealthHistory(db, h::dayOf(utc("2026-12-03T06:00:00Z")), {});
+  REQUIRE_OK(again);
+  CHECK(again->readings == 1);
+  CHECK(count(inv.url, "gpu_health_readings") == 290);
+  CHECK(count(inv.url, "gpu_health_compact") == 49);
+
+  // Nothing to do the next time; retention drops the compact partition with the raw days.
+  auto idle = compactHealthHistory(db, h::dayOf(utc("2026-12-03T06:00:00Z")), {});
+  REQUIRE_OK(idle);
+  CHECK(idle->compacted.empty());
+  CHECK_THROWS_WITH(scalar(inv.url, "DELETE FROM gpu_health_compact"),
+                    Catch::Contains("append-only"));
+  auto dropped = applyHealthRetention(db, h::dayOf(utc("2026-12-16T00:00:00Z")), {});
+  REQUIRE_OK(dropped);
+  CHECK(std::find(dropped->begin(), dropped->end(), "gpu_health_compact_20261201") !=
+        dropped->end());
+  CHECK(count(inv.url, "gpu_health_compact") == 0);
+}

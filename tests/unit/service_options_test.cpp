@@ -38,6 +38,14 @@ TEST_CASE("token commands need their arguments", "[unit][service]") {
   CHECK_FALSE(parseServiceOptions({"token", "revoke", "seven"}).ok());
 }
 
+TEST_CASE("health-compact takes the day it counts from", "[unit][service]") {
+  auto o = parseServiceOptions({"health-compact", "--as-of", "2026-12-09"});
+  REQUIRE(o.ok());
+  CHECK(o->command == "health-compact");
+  CHECK(o->as_of == "2026-12-09");
+  CHECK_FALSE(parseServiceOptions({"health-compact", "2026-12-09"}).ok());
+}
+
 TEST_CASE("decommission and lease flags: values and their bounds", "[unit][service]") {
   auto o = parseServiceOptions({"serve", "--wipe-channel", "wipe-2027", "--wipe-min-gpu-coverage",
                                 "0.99", "--workflow-lease-seconds", "6"});

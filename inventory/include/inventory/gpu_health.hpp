@@ -59,14 +59,28 @@ common::Result<HealthRollupRun> rollUpHealth(Database& db, health::Seconds now);
 common::Result<std::vector<std::string>> applyHealthRetention(
     Database& db, health::Days today, const health::RetentionSettings& retention);
 
+// Compaction (docs/health.md, "Storage"): each raw day partition that ended at least
+// `retention.compact_after_days` days before `today` has its readings moved into
+// gpu_health_compact (one row of arrays per GPU, hour and node; merged into a row already there)
+// and is dropped, one day per transaction: killed anywhere, a day is raw or compact, never half.
+// Reads (history, roll-ups) see both through the gpu_health_readings view, so nothing a reader
+// gets changes. Returns the raw partitions compacted and how many readings moved.
+struct HealthCompaction {
+  std::vector<std::string> compacted;
+  long long readings = 0;
+};
+common::Result<HealthCompaction> compactHealthHistory(Database& db, health::Days today,
+                                                      const health::RetentionSettings& retention);
+
 struct HealthMaintenanceRun {
   std::vector<std::string> created;  // partitions made ahead
   HealthRollupRun rollup;
   std::vector<std::string> dropped;  // partitions past retention
+  HealthCompaction compaction;
 };
 
 // What a periodic job runs (every few minutes, on any replica): partitions for today and the
-// next `days_ahead` days, the due roll-ups, then retention.
+// next `days_ahead` days, the due roll-ups, retention, then compaction of what retention kept.
 common::Result<HealthMaintenanceRun> maintainHealthHistory(
     Database& db, health::Seconds now, const health::RetentionSettings& retention,
     int days_ahead = 2);

@@ -1,5 +1,6 @@
 #include "inventory/health/partitions.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
@@ -127,6 +128,52 @@ int retentionDays(Resolution level, const RetentionSettings& s) {
       return s.daily_days;
   }
   return 0;
+}
+
+namespace {
+
+std::optional<Partition> parseCompactPartition(std::string_view name) {
+  const std::string_view prefix = "gpu_health_compact_";
+  if (name.substr(0, prefix.size()) != prefix) return std::nullopt;
+  auto raw = parsePartition(Resolution::kRaw, std::string(parentTable(Resolution::kRaw)) + "_" +
+                                                  std::string(name.substr(prefix.size())));
+  if (!raw) return std::nullopt;
+  return compactPartitionFor(raw->from);
+}
+
+}  // namespace
+
+Partition compactPartitionFor(Days day) {
+  Partition p = partitionFor(Resolution::kRaw, day);
+  p.name = std::string(kCompactTable) +
+           p.name.substr(std::string_view(parentTable(Resolution::kRaw)).size());
+  return p;
+}
+
+std::vector<std::string> compactPartitionsToDrop(const std::vector<std::string>& existing,
+                                                 Days today, const RetentionSettings& s) {
+  std::vector<std::string> out;
+  if (s.raw_days <= 0) return out;
+  const Days cutoff = today - days{s.raw_days};
+  for (const auto& name : existing) {
+    auto p = parseCompactPartition(name);
+    if (p && p->to <= cutoff) out.push_back(name);
+  }
+  return out;
+}
+
+std::vector<Partition> partitionsToCompact(const std::vector<std::string>& existing, Days today,
+                                           const RetentionSettings& s) {
+  std::vector<Partition> out;
+  if (s.compact_after_days <= 0) return out;
+  const Days cutoff = today - days{s.compact_after_days};
+  for (const auto& name : existing) {
+    auto p = parsePartition(Resolution::kRaw, name);
+    if (p && p->to <= cutoff) out.push_back(*p);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Partition& a, const Partition& b) { return a.from < b.from; });
+  return out;
 }
 
 std::vector<std::string> partitionsToDrop(Resolution level,

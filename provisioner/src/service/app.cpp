@@ -19,6 +19,7 @@
 #include "images/artifact_store.hpp"
 #include "images/signing.hpp"
 #include "inventory/access.hpp"
+#include "inventory/gpu_health.hpp"
 #include "inventory/migrations.hpp"
 #include "provisioner/api/api.hpp"
 #include "provisioner/api/key_ring.hpp"
@@ -299,6 +300,28 @@ int migrate(const ServiceOptions& o) {
   return 0;
 }
 
+// `provisioner health-compact`: what the upkeep's compaction does, now (and for a day given).
+int healthCompact(const ServiceOptions& o) {
+  auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
+  if (!o.as_of.empty()) {
+    auto day = inventory::health::parseUtc(o.as_of + "T00:00:00Z");
+    if (!day) {
+      return report(
+          common::invalidArgument("invalid_flag", "--as-of must be YYYY-MM-DD", "--as-of"));
+    }
+    now = *day;
+  }
+  auto rt = openRuntime(o);
+  if (!rt) return report(rt.error());
+  auto done = inventory::compactHealthHistory(*rt->db, inventory::health::dayOf(now), {});
+  if (!done) return report(done.error());
+  std::cout << "compacted " << done->compacted.size() << " day(s), " << done->readings
+            << " reading(s)";
+  for (const auto& name : done->compacted) std::cout << " " << name;
+  std::cout << "\n";
+  return 0;
+}
+
 int tokenCreate(const ServiceOptions& o) {
   auto role = http::parseRole(o.token_role);
   if (!role) return report(role.error());
@@ -400,6 +423,7 @@ int runProvisioner(const std::vector<std::string>& args) {
   http::configureJsonLogging(spdlog::level::from_str(level));
   if (o.command == "serve") return serve(o);
   if (o.command == "migrate") return migrate(o);
+  if (o.command == "health-compact") return healthCompact(o);
   if (o.command == "token create") return tokenCreate(o);
   if (o.command == "token list") return tokenList(o);
   if (o.command == "token revoke") return tokenRevoke(o);

@@ -14,7 +14,7 @@ namespace {
 using common::invalidArgument;
 
 // Command arguments, not settings: they stay on the command line.
-const std::set<std::string> kNotSettings{"--config", "--name", "--role"};
+const std::set<std::string> kNotSettings{"--config", "--name", "--role", "--as-of"};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

@@ -95,6 +95,7 @@ std::map<std::string, Setter> flagSetters() {
       {"--log-level", text(&ServiceOptions::log_level)},
       {"--name", text(&ServiceOptions::token_name)},
       {"--role", text(&ServiceOptions::token_role)},
+      {"--as-of", text(&ServiceOptions::as_of)},
       {"--http-threads", count(&ServiceOptions::http_threads, "--http-threads")},
       {"--db-pool-size", count(&ServiceOptions::db_pool_size, "--db-pool-size")},
       {"--image-store", text(&ServiceOptions::image_store_dir)},
@@ -264,6 +265,9 @@ std::string serviceUsage() {
 commands:
   serve                       run the service (HTTP API, boot endpoints, workers)
   migrate                     apply pending database migrations and exit
+  health-compact [--as-of YYYY-MM-DD]
+                              compact the raw GPU health readings of closed days now, as the
+                              upkeep does every few minutes (docs/health.md, "Storage")
   token create --name N --role ROLE
                               create an API token (printed once); ROLE is viewer, procurement,
                               asset, operator or admin

@@ -24,7 +24,7 @@ StepOutcome maintain(inventory::Database& db, const HealthUpkeepOptions& options
   }
   auto flags = evaluateHealthFlags(db, h::defaultPolicy(), since, now);
   if (!flags) return StepOutcome::retry("inventory_error", flags.error().message);
-  // The actions: a drain run per open drain / rma_candidate flag not acted on yet.
+  // The actions: a drain or reset run per open flag whose action has not started.
   FlagActionPass actions;
   if (options.start_run) {
     auto started = startFlagActions(db, options.start_run);
@@ -32,16 +32,22 @@ StepOutcome maintain(inventory::Database& db, const HealthUpkeepOptions& options
     actions = *started;
   }
   ctx.data()["flags_evaluated_at"] = h::formatUtc(now);
-  ctx.data()["last"] = {
-      {"partitions_created", done->created}, {"partitions_dropped", done->dropped},
-      {"flags_gpus", flags->gpus},           {"flags_raised", flags->raised.raised.size()},
-      {"flag_drains", actions.started},      {"flags_pending_manual", actions.pending_manual}};
+  ctx.data()["last"] = {{"partitions_created", done->created},
+                        {"partitions_dropped", done->dropped},
+                        {"days_compacted", done->compaction.compacted},
+                        {"readings_compacted", done->compaction.readings},
+                        {"flags_gpus", flags->gpus},
+                        {"flags_raised", flags->raised.raised.size()},
+                        {"flag_drains", actions.started},
+                        {"flags_pending_manual", actions.pending_manual}};
   return StepOutcome::waitUntil(
       ctx.now() + options.interval, "upkeep_interval",
       "health history kept: " + std::to_string(done->created.size()) + " partition(s) made, " +
-          std::to_string(done->dropped.size()) + " dropped; " + std::to_string(flags->gpus) +
-          " GPU(s) evaluated, " + std::to_string(flags->raised.raised.size()) +
-          " flag(s) raised; " + std::to_string(actions.started) + " drain run(s), " +
+          std::to_string(done->dropped.size()) + " dropped, " +
+          std::to_string(done->compaction.compacted.size()) + " day(s) compacted; " +
+          std::to_string(flags->gpus) + " GPU(s) evaluated, " +
+          std::to_string(flags->raised.raised.size()) + " flag(s) raised; " +
+          std::to_string(actions.started) + " drain/reset run(s), " +
           std::to_string(actions.pending_manual) + " flag(s) pending an operator");
 }
 

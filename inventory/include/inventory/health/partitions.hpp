@@ -35,4 +35,16 @@ std::vector<std::string> partitionsToDrop(Resolution level,
                                           const RetentionSettings& s);
 int retentionDays(Resolution level, const RetentionSettings& s);
 
+// The compacted raw history (migrations/0021_health_compact.sql): day partitions like the raw
+// table's, "gpu_health_compact_20261204", kept as long as raw samples.
+inline constexpr const char* kCompactTable = "gpu_health_compact";
+Partition compactPartitionFor(Days day);
+// Retention of the compact table: as partitionsToDrop for raw samples.
+std::vector<std::string> compactPartitionsToDrop(const std::vector<std::string>& existing,
+                                                 Days today, const RetentionSettings& s);
+// The raw partitions among `existing` to compact now: those whose day ended at least
+// `s.compact_after_days` days before `today`, oldest first (none when compact_after_days is 0).
+std::vector<Partition> partitionsToCompact(const std::vector<std::string>& existing, Days today,
+                                           const RetentionSettings& s);
+
 }  // namespace inventory::health

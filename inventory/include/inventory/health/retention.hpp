@@ -15,6 +15,9 @@ struct RetentionSettings {
   int raw_days = 14;
   int hourly_days = 90;
   int daily_days = 0;  // 0: kept forever
+  // Raw readings of a day that ended at least this many days ago are compacted (one row of
+  // arrays per GPU and hour, docs/health.md "Storage"); 0: never.
+  int compact_after_days = 1;
   // The longest range answered from raw samples / hourly roll-ups (beyond: the next coarser one,
   // so that one answer stays a few thousand points per GPU).
   std::chrono::hours raw_max_span{48};

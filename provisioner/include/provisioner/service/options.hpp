@@ -12,7 +12,8 @@
 namespace provisioner::service {
 
 struct ServiceOptions {
-  std::string command;  // "serve", "migrate", "token create", "token list", "token revoke", "help"
+  // "serve", "migrate", "health-compact", "token create", "token list", "token revoke", "help"
+  std::string command;
   std::string config_file;  // --config: read before parsing (config_file.hpp)
   std::string listen = "127.0.0.1:8080";
   std::string database_url;  // empty: a private PostgreSQL under state_dir
@@ -64,6 +65,8 @@ struct ServiceOptions {
   // token subcommands
   std::string token_name;
   std::string token_role;
+  // health-compact --as-of YYYY-MM-DD: the day compaction counts from (empty: today, UTC).
+  std::string as_of;
   std::optional<long long> token_id;
 };
 
