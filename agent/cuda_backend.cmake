@@ -22,7 +22,8 @@ if(PROVISIONER_WITH_CUDA AND TARGET agent_protocol AND CMAKE_CUDA_COMPILER)
 
   # agent_nvml: the NVML half (plain C++, dlopen, no CUDA library), on its own so the unit tests
   # need not load cuBLAS (~600 MB of shared objects, ~1 s per test process under ASan).
-  file(GLOB AGENT_NVML_SOURCES CONFIGURE_DEPENDS src/cuda/nvml_*.cpp src/cuda/gpu_identity.cpp)
+  file(GLOB AGENT_NVML_SOURCES CONFIGURE_DEPENDS src/cuda/nvml_*.cpp src/cuda/gpu_identity.cpp
+    src/cuda/gpu_reset.cpp)
   add_library(agent_nvml STATIC ${AGENT_NVML_SOURCES})
   target_include_directories(agent_nvml PUBLIC include PRIVATE src)
   target_link_libraries(agent_nvml PUBLIC agent_protocol common PRIVATE ${CMAKE_DL_LIBS})

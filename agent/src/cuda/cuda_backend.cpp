@@ -8,6 +8,7 @@
 
 #include "cuda/cuda_support.hpp"
 #include "cuda/gpu_identity.hpp"
+#include "cuda/gpu_reset.hpp"
 #include "cuda/measurements.hpp"
 #include "cuda/nvml_devices.hpp"
 #include "cuda/wipe_memory.hpp"
@@ -94,6 +95,10 @@ class CudaBackend final : public GpuBackend {
   common::Result<GpuWipeReport> wipeMemory(int index, const WipePlan& plan) override {
     PROV_TRY(checkIndex(index, "index"));
     return cuda::wipeGpuMemory(index, plan);
+  }
+  common::Result<void> resetGpu(int index) override {
+    PROV_TRY(checkIndex(index, "index"));
+    return cuda::resetGpuWithNvidiaSmi(device(index).uuid, cuda::gpuResetCommandFromEnvironment());
   }
 
  private:

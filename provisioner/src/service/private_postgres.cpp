@@ -6,11 +6,12 @@
 #include <spdlog/spdlog.h>
 #include <filesystem>
 
+#include "common/subprocess.hpp"
 #include "provisioner/service/state_dir_access.hpp"
-#include "provisioner/service/subprocess.hpp"
 
 namespace provisioner::service {
 namespace fs = std::filesystem;
+using common::runSubprocess;
 namespace {
 
 constexpr const char* kDatabaseName = "provisioner";
@@ -74,7 +75,7 @@ common::Result<void> prepareFolder(const std::string& state_dir, const fs::path&
 
 common::Result<void> run(const std::vector<std::string>& argv, const std::string& log,
                          const std::string& what) {
-  auto rc = runSubprocess(argv, {log, kServerUser});
+  auto rc = runSubprocess(argv, {.log_file = log, .run_as = kServerUser});
   if (!rc) return common::fail(std::move(rc).error());
   if (*rc != 0) return common::fail(startFailure(what, log));
   return common::success();
@@ -102,7 +103,8 @@ common::Result<std::unique_ptr<PrivatePostgres>> PrivatePostgres::start(
                  (root / "initdb.log").string(), "initdb"));
   }
   // A server already running on this folder (another command of ours) is used, not stopped.
-  auto status = runSubprocess({bin + "/pg_ctl", "-D", data, "status"}, {log, kServerUser});
+  auto status = runSubprocess({bin + "/pg_ctl", "-D", data, "status"},
+                              {.log_file = log, .run_as = kServerUser});
   const bool start_here = !status || *status != 0;
   if (start_here) {
     // Unix socket only, in a folder only the server's user can enter: nothing listens on TCP.
@@ -127,7 +129,7 @@ void PrivatePostgres::stop() {
   if (!running_) return;
   running_ = false;
   auto rc = runSubprocess({bin_dir_ + "/pg_ctl", "-D", root_ + "/data", "-m", "fast", "-w", "stop"},
-                          {root_ + "/server.log", kServerUser});
+                          {.log_file = root_ + "/server.log", .run_as = kServerUser});
   if (!rc || *rc != 0)
     spdlog::warn("private PostgreSQL did not stop cleanly; see {}/server.log", root_);
 }

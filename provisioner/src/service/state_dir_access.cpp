@@ -10,10 +10,11 @@
 #include <cstring>
 #include <filesystem>
 
-#include "provisioner/service/subprocess.hpp"
+#include "common/subprocess.hpp"
 
 namespace provisioner::service {
 namespace fs = std::filesystem;
+using common::runSubprocess;
 namespace {
 
 constexpr const char* kAclXattr = "system.posix_acl_access";
@@ -42,7 +43,7 @@ std::string octal(mode_t mode) {
 
 // Asked of the kernel as that user (so ACLs count): can it search every folder down to `path`?
 bool canReach(const std::string& path, const std::string& user) {
-  auto rc = runSubprocess({"/usr/bin/test", "-x", path}, {"", user});
+  auto rc = runSubprocess({"/usr/bin/test", "-x", path}, {.run_as = user});
   return rc && *rc == 0;
 }
 
