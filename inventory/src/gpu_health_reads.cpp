@@ -172,9 +172,18 @@ common::Result<std::vector<HealthGroupRollup>> healthRollups(Database& db, Healt
   return detail::withRead(
       db, "health_rollups", [&](Tx& tx) -> common::Result<std::vector<HealthGroupRollup>> {
         std::vector<HealthGroupRollup> out;
-        for (const auto& row :
-             tx.exec(groupQuery(resolution), detail::sqlTime(bucketStart(resolution, from)),
-                     detail::sqlTime(to), groupName(by))) {
+        const std::string start = detail::sqlTime(bucketStart(resolution, from));
+        const std::string end = detail::sqlTime(to);
+        if (resolution == Resolution::kRaw) {
+          const auto whole = health::wholeHours(from, to);
+          for (const auto& row :
+               tx.exec(detail::kRawGroupRollups, start, end, groupName(by),
+                       detail::sqlTime(whole.first), detail::sqlTime(whole.second))) {
+            out.push_back(groupFromRow(row));
+          }
+          return out;
+        }
+        for (const auto& row : tx.exec(groupQuery(resolution), start, end, groupName(by))) {
           out.push_back(groupFromRow(row));
         }
         return out;

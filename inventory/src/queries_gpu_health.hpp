@@ -374,13 +374,33 @@ constexpr Query kGpuHasHealth{"gpu_has_health", R"(
   "  count(*) FILTER (WHERE g.worst = 2), sum(g.hn), sum(g.hs), min(g.hmin), max(g.hmax),"  \
   "  sum(g.un), sum(g.us), min(g.umin), max(g.umax), sum(g.pr)"                             \
   " FROM per_gpu g GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
+// Readings of [$1, $2) at full resolution, without scanning them all: the whole hours [$4, $5)
+// from their hourly roll-ups, except the (hour, node) buckets still due (a reading came after
+// the roll-up, or the hour is not closed yet), which are read raw, as are the partial hours at
+// the edges [$1, $4) and [$5, $2). Due marks and roll-ups change in one transaction, so this one
+// statement counts every reading once.
 constexpr Query kRawGroupRollups{
     "gpu_health_raw_group_rollups",
-    INVENTORY_GROUP_ROLLUP("SELECT " INVENTORY_SAMPLE_AS_ROLLUP " FROM gpu_health_readings s"
-                           " WHERE s.bucket >= " INVENTORY_HOUR_OF(
-                               "$1::timestamptz") " AND s.bucket < $2::timestamptz"
-                                                  " AND s.sampled_at >= $1::timestamptz"
-                                                  " AND s.sampled_at < $2::timestamptz")};
+    INVENTORY_GROUP_ROLLUP(
+        "SELECT " INVENTORY_BUCKET_AS_ROLLUP " FROM gpu_health_hourly h"
+        " WHERE h.bucket >= $4::timestamptz AND h.bucket < $5::timestamptz"
+        " AND NOT EXISTS (SELECT 1 FROM gpu_health_rollup_due d WHERE d.level = 'hourly'"
+        "  AND d.bucket = h.bucket AND d.node_id = h.node_id)"
+        " UNION ALL SELECT " INVENTORY_SAMPLE_AS_ROLLUP
+        " FROM gpu_health_rollup_due d JOIN gpu_health_readings s ON s.node_id = d.node_id"
+        "  AND s.bucket = d.bucket AND s.sampled_at >= d.bucket"
+        "  AND s.sampled_at < d.bucket + interval '1 hour'"
+        " WHERE d.level = 'hourly' AND d.bucket >= $4::timestamptz AND d.bucket < $5::timestamptz"
+        " UNION ALL SELECT " INVENTORY_SAMPLE_AS_ROLLUP " FROM gpu_health_readings s"
+        " WHERE s.bucket >= " INVENTORY_HOUR_OF(
+            "$1::timestamptz") " AND s.bucket < $4::timestamptz"
+                               " AND s.sampled_at >= $1::timestamptz AND s.sampled_at < "
+                               "$4::timestamptz"
+                               " UNION ALL SELECT " INVENTORY_SAMPLE_AS_ROLLUP
+                               " FROM gpu_health_readings s"
+                               " WHERE s.bucket >= $5::timestamptz AND s.bucket < $2::timestamptz"
+                               " AND s.sampled_at >= $5::timestamptz AND s.sampled_at < "
+                               "$2::timestamptz")};
 constexpr Query kHourlyGroupRollups{
     "gpu_health_hourly_group_rollups",
     INVENTORY_GROUP_ROLLUP("SELECT " INVENTORY_BUCKET_AS_ROLLUP " FROM gpu_health_hourly h"

@@ -485,3 +485,60 @@ TEST_CASE("compaction moves a closed day into arrays without changing a thing a 
         dropped->end());
   CHECK(count(inv.url, "gpu_health_compact") == 0);
 }
+
+TEST_CASE("the fleet roll-up of a raw range reads whole hours from their roll-ups, exactly",
+          "[integration][inventory][health]") {
+  auto inv = inventory_test::freshInventory();
+  auto& db = *inv.db;
+  auto rack = makeRack(db, "R09");
+  auto node = makeNode(db, "NODE-F1", "", rack, 1);
+  // GPU-F1 every 10 minutes from 10:00 to 14:50, 30 readings of varying temperature.
+  const auto t0 = utc("2026-12-03T10:00:00Z");
+  for (int i = 0; i < 30; ++i) {
+    auto g = reading("GPU-F1", static_cast<std::uint64_t>(i), 0);
+    g.temperature_c = 50 + (i * 7) % 23;
+    const auto at = t0 + std::chrono::minutes{10 * i};
+    REQUIRE_OK(ingestHealthBatch(db, node.id, batchAt(at, {g}), at + 1s));
+  }
+  // At 14:30 the hours 10 to 13 are rolled up; 14 is not over.
+  REQUIRE_OK(rollUpHealth(db, utc("2026-12-03T14:30:00Z")));
+  // A late reading of another GPU for 11:xx makes that hour due again.
+  auto late = reading("GPU-F2", 0, 0);
+  late.temperature_c = 95;
+  REQUIRE_OK(ingestHealthBatch(db, node.id, batchAt(utc("2026-12-03T11:42:00Z"), {late}),
+                               utc("2026-12-03T14:31:00Z")));
+
+  // [10:25, 14:35): edges read raw, 11:00 due (raw), 12:00 and 13:00 from their roll-ups.
+  const char* from = "2026-12-03T10:25:00Z";
+  const char* to = "2026-12-03T14:35:00Z";
+  CHECK(scalar(inv.url, "SELECT count(*) FROM gpu_health_rollup_due WHERE level = 'hourly'") ==
+        "2");  // 11:00 again, and 14:00
+  auto sql = [&](const std::string& what) {
+    return std::stod(scalar(inv.url, "SELECT " + what +
+                                         " FROM gpu_health_readings WHERE sampled_at >= '" + from +
+                                         "' AND sampled_at < '" + to + "'"));
+  };
+  auto groups = healthRollups(db, HealthGroupBy::kRack, utc(from), utc(to), h::Resolution::kRaw);
+  REQUIRE_OK(groups);
+  REQUIRE(groups->size() == 1);
+  const auto& g = (*groups)[0];
+  CHECK(g.samples == sql("count(*)"));
+  CHECK(g.gpus == sql("count(DISTINCT gpu_serial)"));
+  CHECK(g.temperature_c.sum == Approx(sql("sum(temperature_c)")));
+  CHECK(g.temperature_c.min == sql("min(temperature_c)"));
+  CHECK(g.temperature_c.max == sql("max(temperature_c)"));
+  CHECK(g.ecc_corrected == sql("sum(ecc_corrected_delta)"));
+  // Within one hour, and exactly on hour boundaries, the same holds.
+  for (auto [a, b] : {std::pair{"2026-12-03T12:05:00Z", "2026-12-03T12:45:00Z"},
+                      std::pair{"2026-12-03T11:00:00Z", "2026-12-03T14:00:00Z"},
+                      std::pair{"2026-12-03T10:30:00Z", "2026-12-03T11:15:00Z"}}) {
+    INFO(a << " .. " << b);
+    auto range = healthRollups(db, HealthGroupBy::kNode, utc(a), utc(b), h::Resolution::kRaw);
+    REQUIRE_OK(range);
+    REQUIRE(range->size() == 1);
+    CHECK(std::to_string((*range)[0].samples) ==
+          scalar(inv.url, std::string("SELECT count(*) FROM gpu_health_readings WHERE "
+                                      "sampled_at >= '") +
+                              a + "' AND sampled_at < '" + b + "'"));
+  }
+}

@@ -6,6 +6,7 @@
 #include "inventory/health/retention.hpp"
 #include "inventory/health/rollup_math.hpp"
 #include "inventory/health/sample.hpp"
+#include "inventory/health/time.hpp"
 
 using namespace inventory::health;
 using namespace std::chrono;
@@ -42,6 +43,24 @@ TEST_CASE("UTC timestamps parse strictly and format canonically", "[unit][health
   CHECK_FALSE(parseUtc("yesterday"));
   CHECK_FALSE(parseUtc("2026-12-04T10:00:00Zjunk"));
   CHECK(formatDay(dayOf(utc("2026-12-31T23:59:59Z"))) == "2026-12-31");
+}
+
+TEST_CASE("the whole hours of a range: what roll-ups answer, the edges read raw",
+          "[unit][health]") {
+  auto span = wholeHours(utc("2026-12-04T10:30:00Z"), utc("2026-12-05T10:30:00Z"));
+  CHECK(formatUtc(span.first) == "2026-12-04T11:00:00Z");
+  CHECK(formatUtc(span.second) == "2026-12-05T10:00:00Z");
+  span = wholeHours(utc("2026-12-04T10:00:00Z"), utc("2026-12-04T12:00:00Z"));
+  CHECK(formatUtc(span.first) == "2026-12-04T10:00:00Z");
+  CHECK(formatUtc(span.second) == "2026-12-04T12:00:00Z");
+  // Across one boundary, no whole hour: both edges, nothing from the roll-ups.
+  span = wholeHours(utc("2026-12-04T10:30:00Z"), utc("2026-12-04T11:15:00Z"));
+  CHECK(span.first == span.second);
+  CHECK(formatUtc(span.first) == "2026-12-04T11:00:00Z");
+  // Within one hour: all of it raw ([from, to) then [to, to)).
+  span = wholeHours(utc("2026-12-04T10:30:00Z"), utc("2026-12-04T10:45:00Z"));
+  CHECK(formatUtc(span.first) == "2026-12-04T10:45:00Z");
+  CHECK(formatUtc(span.second) == "2026-12-04T10:45:00Z");
 }
 
 TEST_CASE("a range is answered at the finest resolution that holds it", "[unit][health]") {

@@ -26,6 +26,18 @@ inline Days dayOf(Seconds t) {
 inline Seconds hourOf(Seconds t) {
   return std::chrono::floor<std::chrono::hours>(t);
 }
+// The whole hours inside [from, to): [first hour starting at or after `from`, start of the hour
+// `to` falls in); {to, to} when the range lies within one hour.
+struct HourSpan {
+  Seconds first;
+  Seconds second;
+};
+inline HourSpan wholeHours(Seconds from, Seconds to) {
+  const Seconds first = std::chrono::ceil<std::chrono::hours>(from);
+  const Seconds last = hourOf(to);
+  if (first > last) return {to, to};
+  return {first, last};
+}
 // The first day of the month / year `d` falls in.
 Days monthOf(Days d);
 Days yearOf(Days d);
