@@ -284,6 +284,7 @@ common::Result<FlagEvaluationInput> loadFlagEvaluationInput(Database& db, h::Sec
           d.xids = row[18].as<long long>();
           d.pcie_replays = row[19].as<long long>();
           d.hbm_temperature_c = statAt(row, 20);
+          d.mem_clock_mhz = statAt(row, 24);
           e->days.push_back(d);
         }
         for (const auto& row : tx.exec(detail::kFlagBursts, since_text, from)) {

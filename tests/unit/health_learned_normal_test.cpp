@@ -37,7 +37,7 @@ Stat stat(double v) {
 }
 
 struct Reading {
-  double temp = 0, clock = 0, power = 0, hbm = 0;
+  double temp = 0, clock = 0, power = 0, hbm = 0, mem_clock = 0;
   std::int64_t ecc = 0;
   std::int64_t replays = 0;
 };
@@ -61,6 +61,7 @@ struct Node {
         r.clock = idle ? 400 + 30 * noise(i, d) : 1755 * (1 + 0.002 * noise(i + 50, d));
         r.power = 700 * (0.15 + 0.85 * load) * (1 + 0.01 * noise(i + 70, d));
         r.hbm = r.temp + 8 + 0.5 * noise(i + 90, d);
+        r.mem_clock = idle ? 1593 : 2619 * (1 + 0.001 * noise(i + 110, d));
         if (tweak) tweak(i, d, r);
         DayAggregate a;
         a.day = kDay0 + std::chrono::days{d};
@@ -71,6 +72,7 @@ struct Node {
         a.ecc_corrected = r.ecc;
         a.pcie_replays = r.replays;
         a.hbm_temperature_c = stat(r.hbm);
+        a.mem_clock_mhz = stat(r.mem_clock);
         days[static_cast<std::size_t>(i)].push_back(a);
       }
     }
@@ -97,7 +99,7 @@ std::vector<std::pair<Days, double>> series(const std::vector<double>& values) {
 
 TEST_CASE("learned normal: the policy's rules", "[unit][health]") {
   for (const char* id : {"learned.temperature", "learned.sm_clock", "learned.hbm_temperature",
-                         "learned.ecc_rate", "learned.pcie_replays"}) {
+                         "learned.mem_clock", "learned.ecc_rate", "learned.pcie_replays"}) {
     const Rule* r = findRule(defaultPolicy(), id);
     REQUIRE(r);
     CHECK(r->kind == RuleKind::kLearnedNormal);
@@ -167,6 +169,21 @@ TEST_CASE("learned normal: a clock falling behind its node-mates", "[unit][healt
   CHECK(drafts[0].serial == "GPU-6");
   CHECK(drafts[0].rule == "learned.sm_clock");
   CHECK(drafts[0].reason.find("below its learned normal") != std::string::npos);
+}
+
+TEST_CASE("learned normal: an HBM clock sagging against its node-mates' (memory throttling)",
+          "[unit][health]") {
+  // GPU 2's memory clock averages 0.3% lower each day from day 12 (more of each day throttled);
+  // its SM clock and temperatures do not move.
+  const Node node(24, [](int gpu, int d, Reading& r) {
+    if (gpu == 2 && d >= 12 && r.mem_clock > 2000) r.mem_clock *= 1 - 0.003 * (d - 11);
+  });
+  const auto drafts = evaluate(node);
+  REQUIRE(drafts.size() == 1);
+  CHECK(drafts[0].serial == "GPU-2");
+  CHECK(drafts[0].rule == "learned.mem_clock");
+  CHECK(nlohmann::json::parse(drafts[0].evidence_json)["metric"] == "mem_clock_mhz");
+  CHECK(drafts[0].raised_at <= endOf(kDay0 + std::chrono::days{18}));
 }
 
 TEST_CASE("learned normal: a GPU degrading from its first day is seen by its trend",

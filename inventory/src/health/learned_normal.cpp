@@ -72,6 +72,7 @@ std::optional<double> dailyValue(const DayAggregate& d, PeerMetric m) {
   const Stat* s = m == PeerMetric::kTemperature      ? &d.temperature_c
                   : m == PeerMetric::kHbmTemperature ? &d.hbm_temperature_c
                   : m == PeerMetric::kSmClock        ? &d.sm_clock_mhz
+                  : m == PeerMetric::kMemClock       ? &d.mem_clock_mhz
                   : m == PeerMetric::kPower          ? &d.power_w
                                                      : nullptr;
   if (!s) return std::nullopt;

@@ -225,6 +225,7 @@ std::optional<double> metricOf(const PeerReading& g, PeerMetric m) {
     case PeerMetric::kEccCorrected:
     case PeerMetric::kPcieReplays:
     case PeerMetric::kHbmTemperature:
+    case PeerMetric::kMemClock:
       return std::nullopt;
   }
   return std::nullopt;
@@ -616,6 +617,14 @@ const Policy& defaultPolicy() {
       r.source += "; for the HBM temperature (NVML_FI_DEV_MEMORY_TEMP)";
       p.push_back(r);
     }
+    {
+      // The HBM clock, as the SM clock: a memory clock that sags against the node-mates' is
+      // HBM throttling (heat, power) that the SM clock does not show.
+      Rule r = learned(ruleOf("learned.mem_clock", RuleKind::kLearnedNormal, kLearned),
+                       PeerMetric::kMemClock, Direction::kLow, 0.002);
+      r.source += "; for the memory clock (nvmlDeviceGetClockInfo NVML_CLOCK_MEM)";
+      p.push_back(r);
+    }
     // A daily count against the GPU's own rate: learned from 3 days, a day adds at most 4,
     // flagged at 8; r0 at least `floor` a day, tested against max(4 r0, r0 + `increase`).
     auto learnedCount = [&](const char* id, PeerMetric metric, double floor, double increase,
@@ -712,6 +721,8 @@ std::string_view toString(PeerMetric m) {
       return "pcie_replays";
     case PeerMetric::kHbmTemperature:
       return "hbm_temperature_c";
+    case PeerMetric::kMemClock:
+      return "mem_clock_mhz";
   }
   return "";
 }

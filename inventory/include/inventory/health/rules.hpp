@@ -33,6 +33,7 @@ struct DayAggregate {
   std::int64_t xids = 0;
   std::int64_t pcie_replays = 0;  // new PCIe replays that day (reset-corrected)
   Stat hbm_temperature_c;
+  Stat mem_clock_mhz;
 };
 
 // The GPU's latest counter state (gpu_counter_state).
@@ -87,7 +88,8 @@ enum class PeerMetric {
   kPower,
   kEccCorrected,
   kPcieReplays,
-  kHbmTemperature
+  kHbmTemperature,
+  kMemClock
 };
 enum class Direction { kHigh, kLow, kEither };
 
