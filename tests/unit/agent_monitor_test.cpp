@@ -191,6 +191,8 @@ TEST_CASE("the batch carries every reading the GPU has and leaves out the rest",
   sample.mem_clock_mhz = 2619;
   sample.pcie_replay_errors = 4;
   sample.gpu_utilization_pct = 97;
+  sample.pcie_correctable_errors = 41;
+  sample.pcie_nonfatal_errors = 2;
   const auto gpu = agent::healthBatchJson("2026-12-07T10:00:00Z", "e", {{"G", sample}})["gpus"][0];
   CHECK(gpu["power_w"] == 612.5);
   CHECK(gpu["sm_clock_mhz"] == 1410);
@@ -203,7 +205,10 @@ TEST_CASE("the batch carries every reading the GPU has and leaves out the rest",
   CHECK(gpu["mem_clock_mhz"] == 2619);
   CHECK(gpu["pcie_replay_errors"] == 4);
   CHECK(gpu["gpu_utilization_pct"] == 97);
-  CHECK_FALSE(gpu.contains("retired_pages"));  // an H100 has none
+  CHECK(gpu["pcie_correctable_errors"] == 41);
+  CHECK(gpu["pcie_nonfatal_errors"] == 2);
+  CHECK_FALSE(gpu.contains("pcie_fatal_errors"));  // an older driver has none
+  CHECK_FALSE(gpu.contains("retired_pages"));      // an H100 has none
   CHECK_FALSE(gpu.contains("ecc_uncorrected_aggregate"));
   // Without remap counts the flags say nothing: they are left out, not sent as false.
   const auto bare = agent::healthBatchJson("2026-12-07T10:00:00Z", "e", {{"G", {}}})["gpus"][0];

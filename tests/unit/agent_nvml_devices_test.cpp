@@ -85,12 +85,16 @@ TEST_CASE("NVML health carries what the resident monitor reports", "[nvml][monit
   CHECK(degraded->mem_clock_mhz == 2619);
   CHECK(degraded->pcie_replay_errors == 12u);
   CHECK(degraded->gpu_utilization_pct == 100);
+  CHECK(degraded->pcie_correctable_errors == 41u);  // field values, one call with the HBM's
+  CHECK(degraded->pcie_nonfatal_errors == 2u);
+  CHECK(degraded->pcie_fatal_errors == 0u);
   auto healthy = devices->health(0, 0);
   REQUIRE(healthy.ok());
   CHECK(healthy->power_w == Approx(71.25));
   CHECK(healthy->hbm_temperature_c == 38);
   CHECK(healthy->pcie_replay_errors == 0u);
   CHECK(healthy->gpu_utilization_pct == 3);
+  CHECK(healthy->pcie_correctable_errors == 0u);
   CHECK(healthy->remapped_correctable == 0u);
   CHECK_FALSE(healthy->remap_pending);
 }

@@ -39,6 +39,10 @@ struct HealthSample {
   std::optional<int> mem_clock_mhz;
   std::optional<std::uint64_t> pcie_replay_errors;  // since the driver loaded
   std::optional<int> gpu_utilization_pct;           // kernels running, last sample period
+  // PCIe errors the GPU's link logged (NVML field values; drivers from R550).
+  std::optional<std::uint64_t> pcie_correctable_errors;
+  std::optional<std::uint64_t> pcie_nonfatal_errors;
+  std::optional<std::uint64_t> pcie_fatal_errors;
 };
 
 class GpuBackend {

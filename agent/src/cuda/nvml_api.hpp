@@ -67,8 +67,13 @@ struct Utilization {
   unsigned int memory;
 };
 
-// nvmlFieldValue_t and the one field the monitor asks for (NVML_FI_DEV_MEMORY_TEMP).
+// nvmlFieldValue_t and the fields the monitor asks for: NVML_FI_DEV_MEMORY_TEMP and the PCIe
+// error counts (NVML_FI_DEV_PCIE_COUNT_CORRECTABLE_ERRORS, ..._NON_FATAL_ERROR, ..._FATAL_ERROR;
+// drivers from R550 have them, older ones answer "not supported" per field).
 inline constexpr unsigned int kFieldMemoryTemperature = 82;
+inline constexpr unsigned int kFieldPcieCorrectableErrors = 173;
+inline constexpr unsigned int kFieldPcieNonFatalErrors = 179;
+inline constexpr unsigned int kFieldPcieFatalErrors = 180;
 using ValueType = int;  // nvmlValueType_t
 inline constexpr ValueType kValueDouble = 0;
 inline constexpr ValueType kValueUnsignedInt = 1;

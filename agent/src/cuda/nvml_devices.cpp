@@ -66,29 +66,47 @@ std::optional<std::uint64_t> nvlinkErrors(const nvml::Api& api, nvml::Device dev
   return total;
 }
 
-// The HBM's own temperature (a field value: there is no dedicated call), whole degrees.
-std::optional<int> memoryTemperature(const nvml::Api& api, nvml::Device device) {
-  if (api.field_values == nullptr) return std::nullopt;
-  nvml::FieldValue field{};
-  field.field_id = nvml::kFieldMemoryTemperature;
-  if (api.field_values(device, 1, &field) != nvml::kSuccess) return std::nullopt;
+// A field value as a number, whatever type the driver gives it in; nullopt when not supported.
+std::optional<double> fieldNumber(const nvml::FieldValue& field) {
   if (field.nvml_return != nvml::kSuccess) return std::nullopt;
   switch (field.value_type) {
     case nvml::kValueDouble:
-      return static_cast<int>(field.value.d);
+      return field.value.d;
     case nvml::kValueUnsignedInt:
-      return static_cast<int>(field.value.ui);
+      return field.value.ui;
     case nvml::kValueUnsignedLong:
-      return static_cast<int>(field.value.ul);
+      return static_cast<double>(field.value.ul);
     case nvml::kValueUnsignedLongLong:
-      return static_cast<int>(field.value.ull);
+      return static_cast<double>(field.value.ull);
     case nvml::kValueSignedLongLong:
-      return static_cast<int>(field.value.sll);
+      return static_cast<double>(field.value.sll);
     case nvml::kValueSignedInt:
       return field.value.si;
     default:
       return std::nullopt;
   }
+}
+
+std::optional<std::uint64_t> fieldCount(const nvml::FieldValue& field) {
+  auto v = fieldNumber(field);
+  if (!v || *v < 0) return std::nullopt;
+  return static_cast<std::uint64_t>(*v);
+}
+
+// What only field values give (no dedicated call), in one call: the HBM's own temperature in
+// whole degrees and the PCIe error counts.
+void readFieldValues(const nvml::Api& api, nvml::Device device, HealthSample& sample) {
+  if (api.field_values == nullptr) return;
+  nvml::FieldValue fields[4]{};
+  fields[0].field_id = nvml::kFieldMemoryTemperature;
+  fields[1].field_id = nvml::kFieldPcieCorrectableErrors;
+  fields[2].field_id = nvml::kFieldPcieNonFatalErrors;
+  fields[3].field_id = nvml::kFieldPcieFatalErrors;
+  if (api.field_values(device, 4, fields) != nvml::kSuccess) return;
+  if (auto t = fieldNumber(fields[0])) sample.hbm_temperature_c = static_cast<int>(*t);
+  sample.pcie_correctable_errors = fieldCount(fields[1]);
+  sample.pcie_nonfatal_errors = fieldCount(fields[2]);
+  sample.pcie_fatal_errors = fieldCount(fields[3]);
 }
 
 void readMonitorFields(const nvml::Api& api, nvml::Device device, HealthSample& sample) {
@@ -114,7 +132,7 @@ void readMonitorFields(const nvml::Api& api, nvml::Device device, HealthSample& 
   sample.nvlink_crc_errors = nvlinkErrors(api, device, nvml::kNvLinkCrcFlit);
   sample.nvlink_replay_errors = nvlinkErrors(api, device, nvml::kNvLinkReplay);
   sample.nvlink_recovery_errors = nvlinkErrors(api, device, nvml::kNvLinkRecovery);
-  sample.hbm_temperature_c = memoryTemperature(api, device);
+  readFieldValues(api, device, sample);
   if (auto mhz = readIf<unsigned int>(api.clock_info, device, nvml::kClockMem)) {
     sample.mem_clock_mhz = static_cast<int>(*mhz);
   }

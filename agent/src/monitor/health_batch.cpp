@@ -48,6 +48,9 @@ nlohmann::json gpuJson(const GpuReading& r, const std::string& driver_epoch) {
   putIf(gpu, "mem_clock_mhz", h.mem_clock_mhz);
   putIf(gpu, "pcie_replay_errors", h.pcie_replay_errors);
   putIf(gpu, "gpu_utilization_pct", h.gpu_utilization_pct);
+  putIf(gpu, "pcie_correctable_errors", h.pcie_correctable_errors);
+  putIf(gpu, "pcie_nonfatal_errors", h.pcie_nonfatal_errors);
+  putIf(gpu, "pcie_fatal_errors", h.pcie_fatal_errors);
   if (h.remapped_correctable || h.remapped_uncorrectable) {
     gpu["remap_pending"] = h.remap_pending;
     gpu["remap_failure"] = h.remap_failure;

@@ -259,6 +259,9 @@ void SimulatedGpuBackend::fillMonitorFields(int index, bool loaded, HealthSample
   sample.hbm_temperature_c = sample.temperature_c + (loaded ? 6 : 2);
   sample.mem_clock_mhz = kMemClockMhz;
   sample.pcie_replay_errors = 0;
+  sample.pcie_correctable_errors = 0;
+  sample.pcie_nonfatal_errors = 0;
+  sample.pcie_fatal_errors = 0;
   sample.gpu_utilization_pct = loaded ? 98 : 0;
 }
 

@@ -142,15 +142,30 @@ Return nvmlDeviceGetUtilizationRates(Device device, Utilization* busy) {
   busy->memory = gpu(device) == &g_gpus[1] ? 71 : 1;
   return kSuccess;
 }
-// The HBM temperature as the driver gives it: an unsigned int field value. Any other field is
-// not supported.
+// The HBM temperature as the driver gives it (an unsigned int field value) and the PCIe error
+// counts (unsigned long long). Any other field is not supported.
 Return nvmlDeviceGetFieldValues(Device device, int count, FieldValue* values) {
+  const bool degraded = gpu(device) == &g_gpus[1];
   for (int i = 0; i < count; ++i) {
-    values[i].nvml_return = kErrorNotSupported;
-    if (values[i].field_id != kFieldMemoryTemperature) continue;
     values[i].nvml_return = kSuccess;
-    values[i].value_type = kValueUnsignedInt;
-    values[i].value.ui = gpu(device) == &g_gpus[1] ? 95 : 38;
+    values[i].value_type = kValueUnsignedLongLong;
+    switch (values[i].field_id) {
+      case kFieldMemoryTemperature:
+        values[i].value_type = kValueUnsignedInt;
+        values[i].value.ui = degraded ? 95 : 38;
+        break;
+      case kFieldPcieCorrectableErrors:
+        values[i].value.ull = degraded ? 41 : 0;
+        break;
+      case kFieldPcieNonFatalErrors:
+        values[i].value.ull = degraded ? 2 : 0;
+        break;
+      case kFieldPcieFatalErrors:
+        values[i].value.ull = 0;
+        break;
+      default:
+        values[i].nvml_return = kErrorNotSupported;
+    }
   }
   return kSuccess;
 }
