@@ -64,10 +64,9 @@ const detail::Query& pointQuery(Resolution r) {
   return detail::kRawPoints;
 }
 
-const detail::Query& groupQuery(Resolution r) {
-  if (r == Resolution::kHourly) return detail::kHourlyGroupRollups;
-  if (r == Resolution::kDaily) return detail::kDailyGroupRollups;
-  return detail::kRawGroupRollups;
+// The group roll-ups of the bucket levels (raw ranges: kRawGroupRollups, with its whole hours).
+const detail::Query& bucketGroupQuery(Resolution r) {
+  return r == Resolution::kDaily ? detail::kDailyGroupRollups : detail::kHourlyGroupRollups;
 }
 
 void readPoints(Tx& tx, GpuHealthHistory& h, const std::string& from, const std::string& to) {
@@ -183,7 +182,7 @@ common::Result<std::vector<HealthGroupRollup>> healthRollups(Database& db, Healt
           }
           return out;
         }
-        for (const auto& row : tx.exec(groupQuery(resolution), start, end, groupName(by))) {
+        for (const auto& row : tx.exec(bucketGroupQuery(resolution), start, end, groupName(by))) {
           out.push_back(groupFromRow(row));
         }
         return out;

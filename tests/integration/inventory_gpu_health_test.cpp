@@ -528,6 +528,20 @@ TEST_CASE("the fleet roll-up of a raw range reads whole hours from their roll-up
   CHECK(g.temperature_c.min == sql("min(temperature_c)"));
   CHECK(g.temperature_c.max == sql("max(temperature_c)"));
   CHECK(g.ecc_corrected == sql("sum(ecc_corrected_delta)"));
+  // And they do come from the roll-ups: a roll-up of a whole hour not due, changed behind the
+  // readings' back, shows; one still due (11:00) is read raw, so changing it shows nothing.
+  scalar(inv.url,
+         "UPDATE gpu_health_hourly SET samples = samples + 1000 WHERE bucket = "
+         "'2026-12-03T12:00:00Z' RETURNING 1");
+  scalar(inv.url,
+         "UPDATE gpu_health_hourly SET samples = samples + 50 WHERE bucket = "
+         "'2026-12-03T11:00:00Z' RETURNING 1");
+  auto tampered = healthRollups(db, HealthGroupBy::kRack, utc(from), utc(to), h::Resolution::kRaw);
+  REQUIRE_OK(tampered);
+  CHECK((*tampered)[0].samples == g.samples + 1000);
+  scalar(inv.url,
+         "UPDATE gpu_health_hourly SET samples = samples - 1000 WHERE bucket = "
+         "'2026-12-03T12:00:00Z' RETURNING 1");
   // Within one hour, and exactly on hour boundaries, the same holds.
   for (auto [a, b] : {std::pair{"2026-12-03T12:05:00Z", "2026-12-03T12:45:00Z"},
                       std::pair{"2026-12-03T11:00:00Z", "2026-12-03T14:00:00Z"},

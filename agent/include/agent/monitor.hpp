@@ -48,6 +48,8 @@ enum class SendOutcome {
   kRetryLater,         // unreachable, time-out, 429, 5xx: keep it, try at the next interval
 };
 SendOutcome classifySend(const common::Result<HealthAck>& sent);
+// The same for a failed call of any kind (a resident task's report): never kTaken.
+SendOutcome classifyFailure(const common::Error& error);
 
 // The queue on disk ---------------------------------------------------------------------------
 

@@ -77,9 +77,12 @@ std::string driverEpoch(const std::string& driver_version, const std::string& bo
 }
 
 SendOutcome classifySend(const common::Result<HealthAck>& sent) {
+  return sent ? SendOutcome::kTaken : classifyFailure(sent.error());
+}
+
+SendOutcome classifyFailure(const common::Error& error) {
   using common::ErrorKind;
-  if (sent) return SendOutcome::kTaken;
-  switch (sent.error().kind) {
+  switch (error.kind) {
     case ErrorKind::kUnauthenticated:
     case ErrorKind::kPermissionDenied:
       return SendOutcome::kCredentialRefused;

@@ -154,10 +154,7 @@ class Monitor {
       auto reported = client_.reportResidentTask(order.id, outcome.succeeded, outcome.message,
                                                  outcome.done_at, credential_);
       // Refused for good (the task was cancelled or is unknown): forget it; otherwise keep it.
-      const common::Result<HealthAck> as_send =
-          reported ? common::Result<HealthAck>(HealthAck{}) : common::fail(reported.error());
-      if (classifySend(as_send) != SendOutcome::kTaken &&
-          classifySend(as_send) != SendOutcome::kRefused) {
+      if (!reported && classifyFailure(reported.error()) != SendOutcome::kRefused) {
         log_ << "provisioner-agent monitor: the outcome of resident task " << order.id
              << " is reported again later: " << reported.error().message << "\n";
         continue;

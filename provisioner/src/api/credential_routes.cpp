@@ -7,6 +7,7 @@
 #include "agent_auth.hpp"
 #include "input.hpp"
 #include "inventory/node_credentials.hpp"
+#include "json_views.hpp"
 #include "routes.hpp"
 
 namespace provisioner::api {
@@ -22,16 +23,15 @@ json issuedJson(inventory::Id node_id, const MintedCredential& minted) {
 }
 
 json credentialJson(const inventory::NodeCredentialRecord& c) {
-  auto orNull = [](const std::string& s) { return s.empty() ? json(nullptr) : json(s); };
   return {{"id", c.id},
           {"node_id", c.node_id},
           {"task_id", c.task_id ? json(*c.task_id) : json(nullptr)},
           {"predecessor_id", c.predecessor_id ? json(*c.predecessor_id) : json(nullptr)},
           {"issued_at", c.issued_at},
-          {"first_used_at", orNull(c.first_used_at)},
-          {"rotate_requested_at", orNull(c.rotate_requested_at)},
-          {"revoked_at", orNull(c.revoked_at)},
-          {"revoked_reason", orNull(c.revoked_reason)},
+          {"first_used_at", textOrNull(c.first_used_at)},
+          {"rotate_requested_at", textOrNull(c.rotate_requested_at)},
+          {"revoked_at", textOrNull(c.revoked_at)},
+          {"revoked_reason", textOrNull(c.revoked_reason)},
           {"live", c.revoked_at.empty()}};
 }
 

@@ -7,6 +7,7 @@
 
 #include "input.hpp"
 #include "inventory/gpu_flags.hpp"
+#include "json_views.hpp"
 #include "provisioner/http/pagination.hpp"
 #include "routes.hpp"
 #include "workflows/clock.hpp"
@@ -20,17 +21,8 @@ using http::Request;
 using http::Response;
 using nlohmann::json;
 
-h::Seconds nowOf(const ApiContext& ctx) {
-  const auto now = ctx.clock ? ctx.clock->now() : std::chrono::system_clock::now();
-  return std::chrono::floor<std::chrono::seconds>(now);
-}
-
 common::Error invalidField(const std::string& field, const std::string& message) {
   return common::invalidArgument("invalid_field", message, field);
-}
-
-json orNull(const std::string& s) {
-  return s.empty() ? json(nullptr) : json(s);
 }
 
 json flagJson(const inventory::GpuFlag& f) {
@@ -46,14 +38,14 @@ json flagJson(const inventory::GpuFlag& f) {
           {"node_id", f.node_id ? json(*f.node_id) : json(nullptr)},
           {"evidence_at", f.evidence_at},
           {"raised_at", f.raised_at},
-          {"acknowledged_at", orNull(f.acknowledged_at)},
-          {"acknowledged_by", orNull(f.acknowledged_by)},
-          {"acknowledge_note", orNull(f.acknowledge_note)},
-          {"cleared_at", orNull(f.cleared_at)},
-          {"cleared_by", orNull(f.cleared_by)},
-          {"clear_note", orNull(f.clear_note)},
-          {"action_at", orNull(f.action_at)},
-          {"released_at", orNull(f.released_at)}};
+          {"acknowledged_at", textOrNull(f.acknowledged_at)},
+          {"acknowledged_by", textOrNull(f.acknowledged_by)},
+          {"acknowledge_note", textOrNull(f.acknowledge_note)},
+          {"cleared_at", textOrNull(f.cleared_at)},
+          {"cleared_by", textOrNull(f.cleared_by)},
+          {"clear_note", textOrNull(f.clear_note)},
+          {"action_at", textOrNull(f.action_at)},
+          {"released_at", textOrNull(f.released_at)}};
 }
 
 Result<inventory::FlagFilter> filterOf(const Request& req) {
@@ -124,8 +116,9 @@ Result<Response> flagAction(const ApiContext& ctx, const Request& req, bool clea
   PROV_ASSIGN(auto id, idParam(req, "id"));
   PROV_ASSIGN(auto note, noteOf(req));
   const std::string who = actorOf(req);
-  PROV_ASSIGN(auto flag, clear ? inventory::clearFlag(*ctx.db, id, who, note, nowOf(ctx))
-                               : inventory::acknowledgeFlag(*ctx.db, id, who, note, nowOf(ctx)));
+  PROV_ASSIGN(auto flag,
+              clear ? inventory::clearFlag(*ctx.db, id, who, note, requestTime(ctx))
+                    : inventory::acknowledgeFlag(*ctx.db, id, who, note, requestTime(ctx)));
   return http::jsonResponse(200, flagJson(flag));
 }
 

@@ -12,6 +12,7 @@
 #include "inventory/health/health_class.hpp"
 #include "inventory/health/rules.hpp"
 #include "inventory/health_sweep.hpp"
+#include "json_views.hpp"
 #include "provisioner/http/pagination.hpp"
 #include "resident_tasks_json.hpp"
 #include "routes.hpp"
@@ -28,11 +29,6 @@ using http::Response;
 using nlohmann::json;
 
 constexpr std::int64_t kMaxCounter = std::numeric_limits<std::int64_t>::max();
-
-h::Seconds nowOf(const ApiContext& ctx) {
-  const auto now = ctx.clock ? ctx.clock->now() : std::chrono::system_clock::now();
-  return std::chrono::floor<std::chrono::seconds>(now);
-}
 
 common::Error invalidField(const std::string& field, const std::string& message) {
   return common::invalidArgument("invalid_field", message, field);
@@ -125,7 +121,7 @@ Result<Response> postHealth(const ApiContext& ctx, const Request& req) {
   const inventory::HealthSettings settings;
   PROV_ASSIGN(auto batch, readBatch(req, settings.limits));
   PROV_ASSIGN(auto stored,
-              inventory::ingestHealthBatch(*ctx.db, node_id, batch, nowOf(ctx), settings));
+              inventory::ingestHealthBatch(*ctx.db, node_id, batch, requestTime(ctx), settings));
   PROV_ASSIGN(auto tasks, residentTasksFor(ctx, reporter));
   return http::jsonResponse(200, {{"node_id", node_id},
                                   {"samples", stored.samples},
@@ -146,7 +142,7 @@ struct Range {
 // ?from=&to= (ISO-8601 UTC); defaults: the last 24 hours. At most ten years.
 Result<Range> rangeOf(const ApiContext& ctx, const Request& req) {
   Range r;
-  r.to = nowOf(ctx);
+  r.to = requestTime(ctx);
   if (auto to = req.query("to")) {
     auto t = h::parseUtc(*to);
     if (!t) return invalidField("to", "expected an ISO-8601 UTC time");
@@ -255,7 +251,8 @@ Result<Response> gpuHealth(const ApiContext& ctx, const Request& req) {
   }
   PROV_ASSIGN(auto range, rangeOf(ctx, req));
   const inventory::HealthSettings settings;
-  const auto resolution = h::chooseResolution(range.from, range.to, nowOf(ctx), settings.retention);
+  const auto resolution =
+      h::chooseResolution(range.from, range.to, requestTime(ctx), settings.retention);
   PROV_ASSIGN(auto history,
               inventory::gpuHealthHistory(*ctx.db, serial, range.from, range.to, resolution));
   return http::jsonResponse(200, historyJson(history, range));
@@ -296,7 +293,8 @@ Result<Response> healthRollups(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto by, groupBy(req));
   PROV_ASSIGN(auto range, rangeOf(ctx, req));
   const inventory::HealthSettings settings;
-  const auto resolution = h::chooseResolution(range.from, range.to, nowOf(ctx), settings.retention);
+  const auto resolution =
+      h::chooseResolution(range.from, range.to, requestTime(ctx), settings.retention);
   PROV_ASSIGN(auto groups, inventory::healthRollups(*ctx.db, by, range.from, range.to, resolution));
   json out = {{"by", req.query("by").value_or("rack")},
               {"from", h::formatUtc(range.from)},
@@ -307,15 +305,11 @@ Result<Response> healthRollups(const ApiContext& ctx, const Request& req) {
   return http::jsonResponse(200, out);
 }
 
-json orNull(const std::string& text) {
-  return text.empty() ? json(nullptr) : json(text);
-}
-
 json sweepJson(const inventory::HealthSweepRecord& s) {
   return {{"node_id", s.node_id},           {"node_state", s.node_state},
-          {"attempted_at", s.attempted_at}, {"swept_at", orNull(s.swept_at)},
+          {"attempted_at", s.attempted_at}, {"swept_at", textOrNull(s.swept_at)},
           {"reachable", s.reachable},       {"gpus", s.gpus},
-          {"error", orNull(s.error)},       {"last_reading", orNull(s.last_reading)}};
+          {"error", textOrNull(s.error)},   {"last_reading", textOrNull(s.last_reading)}};
 }
 
 // GET /api/v1/health/sweeps?reachable=: the nodes the out-of-band sweep has tried.

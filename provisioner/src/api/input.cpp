@@ -7,6 +7,7 @@
 #include "agent/protocol.hpp"
 #include "common/mac_address.hpp"
 #include "provisioner/http/pagination.hpp"
+#include "workflows/clock.hpp"
 
 namespace provisioner::api {
 namespace {
@@ -68,6 +69,11 @@ Result<inventory::PageRequest> pageRequest(const http::Request& request) {
     PROV_ASSIGN(page.after, http::decodeCursor(*cursor));
   }
   return page;
+}
+
+inventory::health::Seconds requestTime(const ApiContext& ctx) {
+  const auto now = ctx.clock ? ctx.clock->now() : std::chrono::system_clock::now();
+  return std::chrono::floor<std::chrono::seconds>(now);
 }
 
 std::string actorOf(const http::Request& request) {

@@ -5,8 +5,10 @@
 #include <string>
 
 #include "common/result.hpp"
+#include "inventory/health/time.hpp"
 #include "inventory/purchase_orders.hpp"
 #include "inventory/types.hpp"
+#include "provisioner/api/api.hpp"
 #include "provisioner/http/json_input.hpp"
 #include "provisioner/http/request.hpp"
 
@@ -16,6 +18,9 @@ namespace provisioner::api {
 common::Result<inventory::Id> idParam(const http::Request& request, std::string_view name);
 // `limit` and `cursor` query parameters.
 common::Result<inventory::PageRequest> pageRequest(const http::Request& request);
+// The service's clock (the context's, else the system's) to the second: when a request is
+// handled, for what it records and the ranges it defaults to.
+inventory::health::Seconds requestTime(const ApiContext& ctx);
 // The token name the request runs as, for timelines and history.
 std::string actorOf(const http::Request& request);
 

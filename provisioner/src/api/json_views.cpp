@@ -45,6 +45,10 @@ json unitsJson(const std::vector<inventory::ReconciledUnit>& units) {
 
 }  // namespace
 
+json textOrNull(const std::string& text) {
+  return text.empty() ? json(nullptr) : json(text);
+}
+
 json toJson(const inventory::Site& s) {
   return {
       {"id", s.id}, {"name", s.name}, {"description", s.description}, {"created_at", s.created_at}};

@@ -10,6 +10,9 @@
 
 namespace provisioner::api {
 
+// A text field that is empty when unset, as JSON: null then.
+nlohmann::json textOrNull(const std::string& text);
+
 nlohmann::json toJson(const inventory::Site& site);
 nlohmann::json toJson(const inventory::Rack& rack);
 nlohmann::json toJson(const inventory::Node& node);

@@ -8,6 +8,7 @@
 #include "agent_auth.hpp"
 #include "input.hpp"
 #include "inventory/resident_tasks.hpp"
+#include "json_views.hpp"
 #include "resident_tasks_json.hpp"
 #include "routes.hpp"
 #include "workflows/clock.hpp"
@@ -22,15 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-json orNull(const std::string& s) {
-  return s.empty() ? json(nullptr) : json(s);
-}
-
-inventory::health::Seconds nowOf(const ApiContext& ctx) {
-  const auto now = ctx.clock ? ctx.clock->now() : std::chrono::system_clock::now();
-  return std::chrono::floor<std::chrono::seconds>(now);
-}
-
 json taskJson(const inventory::ResidentTask& t) {
   return {{"id", t.id},
           {"node_id", t.node_id},
@@ -41,9 +33,9 @@ json taskJson(const inventory::ResidentTask& t) {
           {"state", t.state},
           {"message", t.message},
           {"created_at", t.created_at},
-          {"delivered_at", orNull(t.delivered_at)},
-          {"finished_at", orNull(t.finished_at)},
-          {"done_at", orNull(t.done_at)}};
+          {"delivered_at", textOrNull(t.delivered_at)},
+          {"finished_at", textOrNull(t.finished_at)},
+          {"done_at", textOrNull(t.done_at)}};
 }
 
 // POST /api/v1/agent/nodes/{node_id}/resident-tasks/{task_id}/result (the monitor credential):
@@ -70,7 +62,7 @@ Result<Response> postResult(const ApiContext& ctx, const Request& req) {
   }
   PROV_ASSIGN(auto task,
               inventory::finishResidentTask(*ctx.db, node_id, task_id, status == "succeeded",
-                                            message.value_or(""), done_at, nowOf(ctx)));
+                                            message.value_or(""), done_at, requestTime(ctx)));
   return http::jsonResponse(200, taskJson(task));
 }
 
@@ -88,7 +80,8 @@ Result<Response> list(const ApiContext& ctx, const Request& req) {
 Result<json> residentTasksFor(const ApiContext& ctx, const inventory::NodeCredentialGrant& grant) {
   json out = json::array();
   if (!grant.has_open_tasks) return out;  // the usual case: no second query
-  PROV_ASSIGN(auto tasks, inventory::deliverResidentTasks(*ctx.db, grant.node_id, nowOf(ctx)));
+  PROV_ASSIGN(auto tasks,
+              inventory::deliverResidentTasks(*ctx.db, grant.node_id, requestTime(ctx)));
   for (const auto& t : tasks) {
     out.push_back({{"id", t.id}, {"kind", t.kind}, {"gpu_serial", t.gpu_serial}});
   }
