@@ -7,6 +7,7 @@
 #include "inventory/health/rules.hpp"
 #include "inventory/health/time.hpp"
 #include "inventory/health_sweep.hpp"
+#include "workflows/clock.hpp"
 
 using nlohmann::json;
 using testing::bearer;
@@ -161,6 +162,36 @@ TEST_CASE("an agent posts a batch and the GPU's history shows it", "[integration
   CHECK(group["gpus"] == 2);
   CHECK(group["health_classes"]["warning"] == 2);
   CHECK(group["power_w"]["avg"] == 402.25);
+}
+
+TEST_CASE("a simulated fleet's sped-up health clock decides what is in the future",
+          "[integration][api][health]") {
+  // Five days ahead of the real clock, as a fleet on a sped-up clock gets after a few minutes.
+  const auto ahead = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()) +
+                     std::chrono::hours{120};
+  testing::ServiceFixtureOptions options;
+  options.health_clock = std::make_shared<workflows::FakeClock>(ahead);
+  ServiceFixture svc(options);
+  auto a = agentFor(svc, "NODE-API-FAST", std::nullopt);
+  // Four days ahead of the real clock: the past on the health clock, taken.
+  auto taken = post(svc, a,
+                    {{"sampled_at", h::formatUtc(ahead - std::chrono::hours{24})},
+                     {"gpus", json::array({gpu("GPU-API-FAST")})}});
+  INFO(taken.body);
+  REQUIRE(taken.status == 200);
+  CHECK(taken.json()["samples"] == 1);
+  // A query's default range ends at the health clock's now: the reading is in it.
+  auto history = svc.get(
+      "/api/v1/gpus/GPU-API-FAST/health?from=" + h::formatUtc(ahead - std::chrono::hours{25}),
+      "viewer");
+  REQUIRE(history.status == 200);
+  CHECK(history.json()["points"].size() == 1);
+  // Ahead of the health clock: refused, naming the field.
+  auto future = post(svc, a,
+                     {{"sampled_at", h::formatUtc(ahead + std::chrono::hours{1})},
+                      {"gpus", json::array({gpu("GPU-API-FAST")})}});
+  CHECK(future.status == 400);
+  CHECK(fieldOf(future) == "sampled_at");
 }
 
 TEST_CASE("health batches need the node's agent token", "[integration][api][health]") {

@@ -308,6 +308,24 @@ TEST_CASE("Boot settings and GPU faults in the fleet file are validated by field
   REQUIRE(disks);
   CHECK(disks->boot.hostStateDir == "/var/sim");
   CHECK(disks->boot.monitorIntervalSeconds == 5);
+  CHECK(disks->boot.healthClockScale == 0);  // the real clock unless asked
+  auto clock = parse(R"({"boot": {"health_clock": {"epoch": 1796677537, "scale": 2880}},
+    "racks": [{"name": "r01", "nodes": 1, "profile": "dgx-h100"}]})");
+  REQUIRE(clock);
+  CHECK(clock->boot.healthClockEpoch == 1796677537);
+  CHECK(clock->boot.healthClockScale == 2880);
+  for (const auto& [text, field] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"scale": 2880})", "boot.health_clock.epoch"},
+           {R"({"epoch": -1, "scale": 2880})", "boot.health_clock.epoch"},
+           {R"({"epoch": 1796677537, "scale": 0.5})", "boot.health_clock.scale"},
+           {R"({"epoch": 1796677537})", "boot.health_clock.scale"},
+           {R"({"epoch": 1796677537, "scale": 2880, "speed": 2})", "boot.health_clock.speed"},
+           {R"("fast")", "boot.health_clock"}}) {
+    auto bad = parse(R"({"boot": {"health_clock": )" + text +
+                     R"(}, "racks": [{"name": "r01", "nodes": 1, "profile": "dgx-h100"}]})");
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().field == field);
+  }
   auto interval = parse(R"({"boot": {"monitor_interval_seconds": 0}, "racks": [
     {"name": "r01", "nodes": 1, "profile": "dgx-h100"}]})");
   REQUIRE_FALSE(interval);

@@ -83,6 +83,7 @@ ServiceFixture::ServiceFixture(ServiceFixtureOptions fixture_options) : url_(fre
       nullptr,
       {},
       nullptr};
+  context.health_clock = fixture_options.health_clock;
   if (fixture_options.with_engine) {
     engine_ = std::make_shared<workflows::Engine>(db_, workflows::systemClock());
     engine_->registerWorkflow(waitingWorkflow("node_lifecycle"));

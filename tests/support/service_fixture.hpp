@@ -28,6 +28,8 @@ struct ServiceFixtureOptions {
   // "node_lifecycle" and the campaign controller "firmware_campaign" whose only step waits, a
   // Sweeper, and the campaign kick (service/campaign_kick.hpp), in the API context.
   bool with_engine = false;
+  // The API's health clock (ApiContext::health_clock); null: the system clock.
+  std::shared_ptr<workflows::Clock> health_clock;
 };
 
 inline ServiceFixtureOptions withEngine() {

@@ -177,6 +177,37 @@ TEST_CASE("a simulated GPU in service degrades over the days it is watched", "[a
   CHECK(missing.error().field == "faults[0].per_day");
 }
 
+TEST_CASE("a simulated remap fails, or waits for a reset, from its day in service on",
+          "[agent][monitor][reset]") {
+  auto config = agent::parseSimConfigText(R"({"gpus": 3, "in_service_load": true, "faults": [
+      {"gpu": 1, "kind": "remap_failure", "after_days": 4},
+      {"gpu": 2, "kind": "remap_pending", "after_days": 5.5}]})");
+  REQUIRE(config);
+  auto sim = agent::SimulatedGpuBackend::create(*config);
+  REQUIRE(sim);
+  auto now = std::chrono::system_clock::time_point{} + std::chrono::hours{24 * 20000};
+  (*sim)->setClock([&now] { return now; });
+  CHECK_FALSE((*sim)->sampleHealth(1)->remap_failure);  // day 0: the days count from here
+  CHECK_FALSE((*sim)->sampleHealth(2)->remap_pending);
+  // A reset before the remap is pending applies nothing: the remap still comes.
+  REQUIRE((*sim)->resetGpu(2));
+  now += std::chrono::hours{95};
+  CHECK_FALSE((*sim)->sampleHealth(1)->remap_failure);
+  now += std::chrono::hours{1};
+  CHECK((*sim)->sampleHealth(1)->remap_failure);
+  CHECK_FALSE((*sim)->sampleHealth(0)->remap_failure);
+  now += std::chrono::hours{36};  // day 5.5
+  CHECK((*sim)->sampleHealth(2)->remap_pending);
+  CHECK((*sim)->sampleHealth(1)->remap_failure);  // a failure stays
+  REQUIRE((*sim)->resetGpu(2));
+  CHECK_FALSE((*sim)->sampleHealth(2)->remap_pending);
+
+  auto bad = agent::parseSimConfigText(
+      R"({"faults": [{"gpu": 0, "kind": "remap_failure", "after_days": -1}]})");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().field == "faults[0].after_days");
+}
+
 TEST_CASE("the batch carries every reading the GPU has and leaves out the rest",
           "[agent][monitor]") {
   agent::HealthSample sample;

@@ -38,11 +38,16 @@ TEST_CASE("config file: mistakes name the file, line and key", "[config_file]") 
   CHECK_FALSE(configFileFlags("role = admin\n", "f").ok());
   CHECK_FALSE(configFileFlags("config = /other.conf\n", "f").ok());
   CHECK_FALSE(configFileFlags("as-of = 2026-12-07\n", "f").ok());
+  // A simulated fleet's health clock is never an installed service's setting.
+  CHECK_FALSE(configFileFlags("health-time-scale = 2880\n", "f").ok());
 }
 
 TEST_CASE("config file: every service flag can be set there", "[config_file]") {
   for (const auto& [flag, is_switch] : serviceFlags()) {
-    if (flag == "--config" || flag == "--name" || flag == "--role" || flag == "--as-of") continue;
+    if (flag == "--config" || flag == "--name" || flag == "--role" || flag == "--as-of" ||
+        flag == "--health-time-scale" || flag == "--health-clock-epoch") {
+      continue;
+    }
     const std::string key = flag.substr(2);
     auto flags = configFileFlags(key + " = " + (is_switch ? "true" : "1"), "f");
     INFO(key);

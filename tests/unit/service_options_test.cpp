@@ -83,3 +83,24 @@ TEST_CASE("the BMC request time-out: default, value and bounds", "[unit][service
     CHECK(refused.error().field == "--bmc-request-timeout-seconds");
   }
 }
+
+TEST_CASE("the health history's clock: real unless a simulated fleet asks", "[unit][service]") {
+  auto defaults = parseServiceOptions({"serve"});
+  REQUIRE(defaults.ok());
+  CHECK(defaults->health_time_scale == 1.0);
+  CHECK_FALSE(defaults->health_clock_epoch);
+  auto fast = parseServiceOptions(
+      {"serve", "--health-time-scale", "2880", "--health-clock-epoch", "1796677537"});
+  REQUIRE(fast.ok());
+  CHECK(fast->health_time_scale == 2880.0);
+  CHECK(*fast->health_clock_epoch == 1796677537);
+  for (const char* bad : {"0.5", "200000", "fast", ""}) {
+    auto refused = parseServiceOptions({"serve", "--health-time-scale", bad});
+    INFO(bad);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().field == "--health-time-scale");
+  }
+  auto epoch = parseServiceOptions({"serve", "--health-clock-epoch", "-5"});
+  REQUIRE_FALSE(epoch.ok());
+  CHECK(epoch.error().field == "--health-clock-epoch");
+}

@@ -5,6 +5,7 @@
 #include "engine_test_support.hpp"
 #include "inventory/gpu_flags.hpp"
 #include "inventory/gpu_health.hpp"
+#include "inventory/health/partitions.hpp"
 #include "inventory/nodes.hpp"
 #include "workflows/health_flags.hpp"
 #include "workflows/health_upkeep.hpp"
@@ -165,4 +166,48 @@ TEST_CASE(
   CHECK((*flags)[1].serial == "GPU-LN-5");
   CHECK((*flags)[1].rule == "learned.pcie_replays");
   CHECK((*flags)[1].reason.find("PCIe replays above the GPU's learned rate") != std::string::npos);
+}
+
+TEST_CASE("The health upkeep run keeps the history on the health clock when it is sped up",
+          "[health][upkeep]") {
+  namespace h = inventory::health;
+  auto t = engine_test::freshDb();
+  auto clock = std::make_shared<workflows::FakeClock>();
+  // A simulated fleet ten days ahead of the engine: its days have ended, the engine's have not.
+  auto health_clock =
+      std::make_shared<workflows::FakeClock>(clock->now() + std::chrono::hours(240));
+  workflows::Engine engine(t.db, clock, workflows::EngineOptions{"test-replica"});
+  workflows::HealthUpkeepOptions options;
+  options.interval = std::chrono::minutes(5);
+  options.health_clock = health_clock;
+  engine.registerWorkflow(workflows::gpuHealthUpkeepWorkflow(t.db, options));
+
+  inventory::NodeSpec spec;
+  spec.chassis_serial = "NODE-UPK-FAST";
+  auto node = inventory::createNode(*t.db, spec, "test");
+  ENGINE_REQUIRE_OK(node);
+  const auto health_now = std::chrono::floor<std::chrono::seconds>(health_clock->now());
+  h::GpuSample sample;
+  sample.serial = "GPU-UPK-FAST";
+  sample.temperature_c = 61;
+  ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(
+      *t.db, node->id, {health_now - std::chrono::hours(48), {sample}}, health_now));
+
+  ENGINE_REQUIRE_OK(workflows::ensureHealthUpkeepRun(engine));
+  auto ran = engine.runOnce();
+  ENGINE_REQUIRE_OK(ran);
+  CHECK(*ran == 1);
+  pqxx::connection c(t.url);
+  pqxx::nontransaction w(c);
+  // The day two days before the health clock's now ended there: rolled up.
+  CHECK(w.exec1("SELECT count(*) FROM gpu_health_daily WHERE gpu_serial = 'GPU-UPK-FAST'")[0]
+            .as<long long>() == 1);
+  // Partitions ahead of the health clock's today, not the engine's.
+  const auto ahead = h::dayOf(health_now + std::chrono::hours(48));
+  const auto wanted = h::partitionsCovering(h::Resolution::kRaw, ahead, ahead);
+  REQUIRE(wanted.size() == 1);
+  CHECK(w.exec1("SELECT count(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                "WHERE i.inhparent = 'gpu_health_samples'::regclass AND c.relname = " +
+                w.quote(wanted[0].name))[0]
+            .as<long long>() == 1);
 }

@@ -30,7 +30,8 @@ namespace agent {
 // "ecc_growth" (per_day: corrected ECC errors a day at first, the rate rising by as much each
 // day; every 500 of them remap a row), "temperature_creep" (per_day: degrees C hotter each day
 // under load). For the reset at idle: "remap_pending" (a row remap waits for the next reset:
-// reported until resetGpu), "reset_fails" (resetGpu fails, as a GPU still in use would).
+// reported from after_days on until resetGpu), "reset_fails" (resetGpu fails, as a GPU still in
+// use would). For an RMA: "remap_failure" (a row remap failed, from after_days on).
 struct SimFault {
   int gpu = 0;
   std::string kind;
@@ -40,7 +41,8 @@ struct SimFault {
   std::uint64_t count = 0;  // "stuck_bits": mismatching words per verify
   int code = 0;
   std::string test;
-  double per_day = 0;  // "ecc_growth", "temperature_creep"
+  double per_day = 0;     // "ecc_growth", "temperature_creep"
+  double after_days = 0;  // "remap_pending", "remap_failure": days in service before it shows
 };
 
 struct SimConfig {
@@ -111,9 +113,10 @@ class SimulatedGpuBackend : public GpuBackend {
   struct GpuState {
     bool worked = false;  // faults that show under load appear once this is set
     bool xid_reported = false;
-    std::uint64_t draws = 0;  // noise draws so far: each figure gets a fresh, seeded one
-    bool off_bus = false;     // "off_bus_mid_wipe" struck: the GPU no longer answers
-    int resets = 0;           // resetGpu() calls that went through
+    std::uint64_t draws = 0;     // noise draws so far: each figure gets a fresh, seeded one
+    bool off_bus = false;        // "off_bus_mid_wipe" struck: the GPU no longer answers
+    int resets = 0;              // resetGpu() calls that went through
+    bool remap_applied = false;  // a reset went through while a remap was pending
   };
 
   SimulatedGpuBackend(SimConfig config, NominalFigures nominal);
@@ -123,6 +126,7 @@ class SimulatedGpuBackend : public GpuBackend {
                                  double seconds);
   double gaussian(int index);
   double daysInService();
+  bool faultShows(int index, std::string_view kind);  // present, and its after_days passed
   void degrade(int index, bool loaded, HealthSample& sample);
   void fillMonitorFields(int index, bool loaded, HealthSample& sample) const;
 

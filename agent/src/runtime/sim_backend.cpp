@@ -205,8 +205,14 @@ Result<HealthSample> SimulatedGpuBackend::sampleHealth(int index) {
   }
   degrade(index, loaded, sample);
   fillMonitorFields(index, loaded, sample);
-  sample.remap_pending = fault(index, "remap_pending") != nullptr && state.resets == 0;
+  sample.remap_pending = faultShows(index, "remap_pending") && !state.remap_applied;
+  sample.remap_failure = faultShows(index, "remap_failure");
   return sample;
+}
+
+bool SimulatedGpuBackend::faultShows(int index, std::string_view kind) {
+  const SimFault* f = fault(index, kind);
+  return f != nullptr && (f->after_days <= 0 || daysInService() >= f->after_days);
 }
 
 Result<void> SimulatedGpuBackend::resetGpu(int index) {
@@ -215,7 +221,9 @@ Result<void> SimulatedGpuBackend::resetGpu(int index) {
     return common::fail(common::unavailable(
         "reset_failed", "GPU " + std::to_string(index) + " is in use: the reset was refused"));
   }
-  ++state_[static_cast<std::size_t>(index)].resets;
+  GpuState& state = state_[static_cast<std::size_t>(index)];
+  if (faultShows(index, "remap_pending")) state.remap_applied = true;
+  ++state.resets;
   return common::success();
 }
 

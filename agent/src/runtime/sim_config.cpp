@@ -25,7 +25,8 @@ bool isKnownFault(std::string_view kind) {
   for (std::string_view known :
        {"low_hbm_bandwidth", "slow_compute", "low_peer_bandwidth", "ecc_errors", "thermal_throttle",
         "missing", "pcie_x8", "xid", "kernel_error", "stuck_bits", "off_bus_mid_wipe",
-        "less_memory", "ecc_growth", "temperature_creep", "remap_pending", "reset_fails"}) {
+        "less_memory", "ecc_growth", "temperature_creep", "remap_pending", "reset_fails",
+        "remap_failure"}) {
     if (kind == known) return true;
   }
   return false;
@@ -57,6 +58,9 @@ Result<SimFault> parseFault(const nlohmann::json& value, std::string path, int g
   if (fault.kind == "xid") PROV_TRY(reader.readInt("code", fault.code, 1, 1000, Need::kRequired));
   if (fault.kind == "ecc_growth" || fault.kind == "temperature_creep") {
     PROV_TRY(reader.readDouble("per_day", fault.per_day, 0, 1e6, Need::kRequired));
+  }
+  if (fault.kind == "remap_pending" || fault.kind == "remap_failure") {
+    PROV_TRY(reader.readDouble("after_days", fault.after_days, 0, 3650, Need::kOptional));
   }
   if (fault.kind == "kernel_error") {
     PROV_TRY(reader.readString("test", fault.test, Need::kOptional));

@@ -121,7 +121,7 @@ Result<Response> postHealth(const ApiContext& ctx, const Request& req) {
   const inventory::HealthSettings settings;
   PROV_ASSIGN(auto batch, readBatch(req, settings.limits));
   PROV_ASSIGN(auto stored,
-              inventory::ingestHealthBatch(*ctx.db, node_id, batch, requestTime(ctx), settings));
+              inventory::ingestHealthBatch(*ctx.db, node_id, batch, healthTime(ctx), settings));
   PROV_ASSIGN(auto tasks, residentTasksFor(ctx, reporter));
   return http::jsonResponse(200, {{"node_id", node_id},
                                   {"samples", stored.samples},
@@ -142,7 +142,7 @@ struct Range {
 // ?from=&to= (ISO-8601 UTC); defaults: the last 24 hours. At most ten years.
 Result<Range> rangeOf(const ApiContext& ctx, const Request& req) {
   Range r;
-  r.to = requestTime(ctx);
+  r.to = healthTime(ctx);
   if (auto to = req.query("to")) {
     auto t = h::parseUtc(*to);
     if (!t) return invalidField("to", "expected an ISO-8601 UTC time");
@@ -252,7 +252,7 @@ Result<Response> gpuHealth(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto range, rangeOf(ctx, req));
   const inventory::HealthSettings settings;
   const auto resolution =
-      h::chooseResolution(range.from, range.to, requestTime(ctx), settings.retention);
+      h::chooseResolution(range.from, range.to, healthTime(ctx), settings.retention);
   PROV_ASSIGN(auto history,
               inventory::gpuHealthHistory(*ctx.db, serial, range.from, range.to, resolution));
   return http::jsonResponse(200, historyJson(history, range));
@@ -294,7 +294,7 @@ Result<Response> healthRollups(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto range, rangeOf(ctx, req));
   const inventory::HealthSettings settings;
   const auto resolution =
-      h::chooseResolution(range.from, range.to, requestTime(ctx), settings.retention);
+      h::chooseResolution(range.from, range.to, healthTime(ctx), settings.retention);
   PROV_ASSIGN(auto groups, inventory::healthRollups(*ctx.db, by, range.from, range.to, resolution));
   json out = {{"by", req.query("by").value_or("rack")},
               {"from", h::formatUtc(range.from)},

@@ -76,6 +76,11 @@ inventory::health::Seconds requestTime(const ApiContext& ctx) {
   return std::chrono::floor<std::chrono::seconds>(now);
 }
 
+inventory::health::Seconds healthTime(const ApiContext& ctx) {
+  const auto now = ctx.health_clock ? ctx.health_clock->now() : std::chrono::system_clock::now();
+  return std::chrono::floor<std::chrono::seconds>(now);
+}
+
 std::string actorOf(const http::Request& request) {
   return request.principal ? request.principal->name : std::string("anonymous");
 }

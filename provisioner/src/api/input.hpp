@@ -21,6 +21,8 @@ common::Result<inventory::PageRequest> pageRequest(const http::Request& request)
 // The service's clock (the context's, else the system's) to the second: when a request is
 // handled, for what it records and the ranges it defaults to.
 inventory::health::Seconds requestTime(const ApiContext& ctx);
+// Now on the GPU health history's clock (ApiContext::health_clock).
+inventory::health::Seconds healthTime(const ApiContext& ctx);
 // The token name the request runs as, for timelines and history.
 std::string actorOf(const http::Request& request);
 

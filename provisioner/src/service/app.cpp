@@ -267,13 +267,15 @@ int serve(const ServiceOptions& o) {
                           {},
                           nullptr};
   context.certificate_public_key_pem = certificate_key->public_pem;
+  context.health_clock = healthClock(o);
   auto port = server.bind();
   if (!port) return report(port.error());
   // The boot URLs need the bound port (an ephemeral one in tests), so routes come after bind().
   context.boot = bootSettings(o, listen->first, *port);
   std::unique_ptr<WorkflowRuntime> workflows;
   if (o.workflows) {
-    auto made = makeWorkflowRuntime(o, rt->db, secrets, context.boot.public_url, *metrics, *store);
+    auto made = makeWorkflowRuntime(o, rt->db, secrets, context.boot.public_url, *metrics, *store,
+                                    context.health_clock);
     if (!made) return report(made.error());
     workflows = std::move(made).value();
     context.engine = workflows->engine;

@@ -13,8 +13,10 @@ namespace {
 
 using common::invalidArgument;
 
-// Command arguments, not settings: they stay on the command line.
-const std::set<std::string> kNotSettings{"--config", "--name", "--role", "--as-of"};
+// Command arguments, not settings: they stay on the command line (the health clock's too: a
+// simulated fleet's, never an installed service's).
+const std::set<std::string> kNotSettings{
+    "--config", "--name", "--role", "--as-of", "--health-time-scale", "--health-clock-epoch"};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

@@ -69,6 +69,19 @@ std::map<std::string, Setter> flagSetters() {
       return common::success();
     });
   };
+  // A clock's speed-up: 1 (real time) to 100000.
+  auto scale = [](double ServiceOptions::*field, const char* flag) {
+    return Setter([field, flag](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(x >= 1.0 && x <= 100000.0)) {
+        return common::fail(invalidArgument(
+            "invalid_flag", std::string(flag) + " must be a number from 1 to 100000", flag));
+      }
+      o.*field = x;
+      return common::success();
+    });
+  };
   auto oneOf = [](std::string ServiceOptions::*field, const char* flag,
                   std::vector<std::string> allowed) {
     return Setter(
@@ -105,17 +118,7 @@ std::map<std::string, Setter> flagSetters() {
       {"--workflow-workers", count(&ServiceOptions::workflow_workers, "--workflow-workers")},
       {"--replica-name", text(&ServiceOptions::replica_name)},
       {"--lifecycle-time-scale",
-       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
-         char* end = nullptr;
-         const double scale = std::strtod(v.c_str(), &end);
-         if (end == v.c_str() || *end != '\0' || !(scale >= 1.0 && scale <= 100000.0)) {
-           return common::fail(invalidArgument(
-               "invalid_flag", "--lifecycle-time-scale must be a number from 1 to 100000",
-               "--lifecycle-time-scale"));
-         }
-         o.lifecycle_time_scale = scale;
-         return common::success();
-       })},
+       scale(&ServiceOptions::lifecycle_time_scale, "--lifecycle-time-scale")},
       {"--wipe-channel", text(&ServiceOptions::wipe_channel)},
       {"--wipe-min-gpu-coverage",
        Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
@@ -186,6 +189,13 @@ std::map<std::string, Setter> flagSetters() {
        Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
          PROV_ASSIGN(auto n, parseNumber("--monitor-interval", v, 5, 3600));
          o.monitor_interval_s = static_cast<int>(n);
+         return common::success();
+       })},
+      {"--health-time-scale", scale(&ServiceOptions::health_time_scale, "--health-time-scale")},
+      {"--health-clock-epoch",
+       Setter([](ServiceOptions& o, const std::string& v) -> common::Result<void> {
+         PROV_ASSIGN(auto n, parseNumber("--health-clock-epoch", v, 0, 4102444800));
+         o.health_clock_epoch = n;
          return common::success();
        })},
       {"--boot-token-ttl",
@@ -345,6 +355,10 @@ workflows (docs/workflows.md):
                               silent for 3 intervals is read through its BMC (docs/health.md)
   --health-sweep-per-minute N at most N silent nodes' BMCs read a minute, fleet-wide (default
                               60; 0: no sweep)
+  --health-time-scale X       simulated fleets only: the GPU health history's clock runs X times
+                              as fast as the real one (default 1; docs/health.md)
+  --health-clock-epoch T      ... from Unix time T on (default: the service's start); give every
+                              replica and the simulator the same T
 
 image commands (docs/images.md):
   image keygen|manifest|sign|verify ...      offline: keys, manifests, signatures

@@ -132,10 +132,22 @@ void WorkflowRuntime::stop() {
   if (sweeper) sweeper->stop();
 }
 
+std::shared_ptr<workflows::Clock> healthClock(const ServiceOptions& o) {
+  if (o.health_time_scale == 1.0) return workflows::systemClock();
+  const auto epoch = o.health_clock_epoch
+                         ? workflows::TimePoint(std::chrono::seconds(*o.health_clock_epoch))
+                         : std::chrono::system_clock::now();
+  spdlog::warn("the GPU health history's clock runs {}x from {} (a simulated fleet only)",
+               o.health_time_scale,
+               std::chrono::duration_cast<std::chrono::seconds>(epoch.time_since_epoch()).count());
+  return std::make_shared<workflows::ScaledClock>(epoch, o.health_time_scale);
+}
+
 common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
     const ServiceOptions& o, inventory::DatabasePtr db,
     std::shared_ptr<const common::SecretBox> secrets, const std::string& public_url,
-    http::MetricsRegistry& metrics, std::shared_ptr<images::ArtifactStore> artifacts) {
+    http::MetricsRegistry& metrics, std::shared_ptr<images::ArtifactStore> artifacts,
+    std::shared_ptr<workflows::Clock> health_clock) {
   PROV_ASSIGN(auto settings, lifecycleSettings(o, public_url));
   PROV_ASSIGN(auto rollout, rolloutSettings(o));
   rollout.artifacts = std::move(artifacts);
@@ -167,9 +179,17 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   workflows::HealthSweepOptions health_sweep;
   health_sweep.agent_interval = std::chrono::seconds(o.monitor_interval_s);
   health_sweep.per_minute = o.health_sweep_per_minute;
+  health_sweep.health_clock = health_clock;
   rt->engine->registerWorkflow(workflows::gpuHealthSweepWorkflow(deps, settings, health_sweep));
   rt->health_sweep = o.health_sweep_per_minute > 0;
   workflows::HealthUpkeepOptions upkeep;
+  upkeep.health_clock = health_clock;
+  if (o.health_time_scale > 1) {  // its 5 minutes on the health clock, at most every 2 real s
+    upkeep.interval =
+        std::max(workflows::Duration(2000),
+                 workflows::Duration(static_cast<long long>(
+                     static_cast<double>(upkeep.interval.count()) / o.health_time_scale)));
+  }
   workflows::Engine* owner = rt->engine.get();  // the engine outlives the workflows it runs
   upkeep.start_run = [owner](const workflows::StartRequest& request) {
     return owner->start(request);

@@ -10,6 +10,7 @@
 #include "inventory/database.hpp"
 #include "provisioner/http/metrics.hpp"
 #include "provisioner/service/options.hpp"
+#include "workflows/clock.hpp"
 
 namespace images {
 class ArtifactStore;
@@ -28,7 +29,7 @@ struct WorkflowRuntime {
   std::shared_ptr<redfish::Transport> transport;
   std::shared_ptr<workflows::Engine> engine;
   std::shared_ptr<workflows::Sweeper> sweeper;
-  bool reinventory = false;  // start the fleet's firmware re-inventory run with the engine
+  bool reinventory = false;   // start the fleet's firmware re-inventory run with the engine
   bool health_sweep = false;  // start the fleet's out-of-band health sweep run
 
   ~WorkflowRuntime();  // stop()
@@ -38,10 +39,16 @@ struct WorkflowRuntime {
 };
 
 // `public_url` is how BMCs (event subscriptions) and booting nodes reach this service. The
-// engine's figures join /metrics through `metrics`.
+// engine's figures join /metrics through `metrics`. `health_clock`: the GPU health history's
+// clock (healthClock).
 common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
     const ServiceOptions& options, inventory::DatabasePtr db,
     std::shared_ptr<const common::SecretBox> secrets, const std::string& public_url,
-    http::MetricsRegistry& metrics, std::shared_ptr<images::ArtifactStore> artifacts);
+    http::MetricsRegistry& metrics, std::shared_ptr<images::ArtifactStore> artifacts,
+    std::shared_ptr<workflows::Clock> health_clock);
+
+// The GPU health history's clock: the system's, or sped up from the epoch on when the options
+// ask for it (a simulated fleet living days in minutes).
+std::shared_ptr<workflows::Clock> healthClock(const ServiceOptions& options);
 
 }  // namespace provisioner::service

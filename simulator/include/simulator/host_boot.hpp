@@ -18,6 +18,12 @@ struct BootSettings {
   // the monitor keeps its credential and queue. Empty: hosts keep nothing, run no monitor.
   std::string hostStateDir;
   int monitorIntervalSeconds = 30;  // real seconds between a resident monitor's batches
+  // "health_clock": {"epoch", "scale"}: the resident monitors' clock runs `scale` times as fast
+  // as the real one from Unix time `epoch` on (the service's --health-time-scale and
+  // --health-clock-epoch, the same values): their readings' times, their GPUs' degradation and
+  // monitorIntervalSeconds are then on that clock. 0: the real clock.
+  double healthClockScale = 0;
+  long long healthClockEpoch = 0;
 };
 
 // What the host did on its latest boot (observability for tests and the demo).

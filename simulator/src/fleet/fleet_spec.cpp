@@ -148,11 +148,28 @@ bool isHttpUrl(const std::string& url) {
          (url.rfind("https://", 0) == 0 && url.size() > 8);
 }
 
+common::Result<void> parseHealthClock(const Json& json, BootSettings& boot) {
+  if (!json.is_object()) return bad("boot.health_clock", "an object");
+  PROV_TRY(checkMembers(json, "boot.health_clock", {"epoch", "scale"}));
+  auto epoch = json.find("epoch");
+  if (epoch == json.end() || !epoch->is_number_integer() || epoch->get<std::int64_t>() < 0) {
+    return bad("boot.health_clock.epoch", "Unix seconds (a non-negative integer)");
+  }
+  auto scale = json.find("scale");
+  if (scale == json.end() || !scale->is_number() || !(scale->get<double>() >= 1) ||
+      scale->get<double>() > 100000) {
+    return bad("boot.health_clock.scale", "a number from 1 to 100000");
+  }
+  boot.healthClockEpoch = epoch->get<std::int64_t>();
+  boot.healthClockScale = scale->get<double>();
+  return common::success();
+}
+
 common::Result<void> parseBoot(const Json& json, BootSettings& boot) {
   if (!json.is_object()) return bad("boot", "an object");
   PROV_TRY(checkMembers(json, "boot",
                         {"service_url", "ca_file", "max_script_retries", "host_state_dir",
-                         "monitor_interval_seconds"}));
+                         "monitor_interval_seconds", "health_clock"}));
   if (auto it = json.find("service_url"); it != json.end()) {
     if (!it->is_string() ||
         (!it->get<std::string>().empty() && !isHttpUrl(it->get<std::string>()))) {
@@ -182,6 +199,7 @@ common::Result<void> parseBoot(const Json& json, BootSettings& boot) {
     }
     boot.monitorIntervalSeconds = static_cast<int>(it->get<std::int64_t>());
   }
+  if (auto it = json.find("health_clock"); it != json.end()) PROV_TRY(parseHealthClock(*it, boot));
   return common::success();
 }
 

@@ -12,6 +12,7 @@
 #include "agent/service_client.hpp"
 #include "agent/sim_backend.hpp"
 #include "common/mac_address.hpp"
+#include "common/scaled_time.hpp"
 
 namespace sim::host {
 namespace {
@@ -130,15 +131,25 @@ agent::ServiceClientOptions clientOptions(const AgentLaunch& launch, BootRun& ru
   return options;
 }
 
+using WallClock = std::function<std::chrono::system_clock::time_point()>;
+
 // The degradation faults count days on the fleet's clock: `timeScale` simulated seconds pass
 // each real second from the boot on.
-std::function<std::chrono::system_clock::time_point()> fleetClock(double timeScale) {
+WallClock fleetClock(double timeScale) {
   const auto booted = std::chrono::system_clock::now();
-  return [booted, timeScale] {
-    const auto real = std::chrono::system_clock::now() - booted;
-    return booted + std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                        real * (timeScale > 0 ? timeScale : 1));
+  const double scale = timeScale > 0 ? timeScale : 1;
+  return [booted, scale] {
+    return common::scaledTime(booted, scale, std::chrono::system_clock::now());
   };
+}
+
+// The fleet's health clock (BootSettings::healthClockScale): one epoch for every host and the
+// service, so that all agree on the time.
+WallClock healthClock(const AgentLaunch& launch) {
+  const std::chrono::system_clock::time_point epoch{std::chrono::seconds{launch.healthClockEpoch}};
+  const double scale = launch.healthClockScale;
+  return
+      [epoch, scale] { return common::scaledTime(epoch, scale, std::chrono::system_clock::now()); };
 }
 
 // A new driver epoch each boot, as /proc/sys/kernel/random/boot_id gives a real host.
@@ -209,7 +220,8 @@ void runHostMonitor(const AgentLaunch& launch, BootRun& run,
   config.in_service_load = true;
   auto gpus = agent::SimulatedGpuBackend::create(std::move(config));
   if (!gpus) return logLine("no resident monitor: " + gpus.error().message);
-  (*gpus)->setClock(fleetClock(launch.timeScale));
+  const bool health_clock = launch.healthClockScale > 0;
+  (*gpus)->setClock(health_clock ? healthClock(launch) : fleetClock(launch.timeScale));
   HostGpus backend(std::move(gpus).value(), run, launch.machine.gpuSpeed);
   AgentLaunch target = launch;
   target.params.url = endpoint->service_url;
@@ -221,6 +233,13 @@ void runHostMonitor(const AgentLaunch& launch, BootRun& run,
   options.interval = std::chrono::seconds{launch.monitorIntervalSeconds};
   options.driver_epoch = agent::driverEpoch(backend.driverVersion(), newBootId());
   options.sleeper = [&run](std::chrono::milliseconds wait) { run.sleepFor(wait); };
+  if (health_clock) {  // the interval and the readings' times on the health clock
+    options.now = healthClock(launch);
+    options.sleeper = [&run, scale = launch.healthClockScale](std::chrono::milliseconds wait) {
+      run.sleepFor(std::chrono::milliseconds(std::max<long long>(
+          1, static_cast<long long>(static_cast<double>(wait.count()) / scale))));
+    };
+  }
   options.keep_going = [&run] { return run.current(); };
   LineBuffer buffer(logLine);
   std::ostream log(&buffer);

@@ -18,7 +18,9 @@ struct AgentLaunch {
   double timeScale = 1;  // the fleet's: simulated seconds per real second
   // The host's disk (BootSettings::hostStateDir/<BMC id>); empty: the burn-in enrols no monitor.
   std::string stateDir;
-  int monitorIntervalSeconds = 30;  // real seconds
+  int monitorIntervalSeconds = 30;  // real seconds (the health clock's when it is set)
+  double healthClockScale = 0;      // BootSettings::healthClockScale
+  long long healthClockEpoch = 0;
 };
 
 // The simulated backend's configuration for `machine` (exposed for tests).

@@ -39,6 +39,8 @@ AgentLaunch launchFor(const BootJob& job, const Machine& machine) {
     launch.stateDir = job.settings.hostStateDir + "/" + job.event.bmcId;
   }
   launch.monitorIntervalSeconds = job.settings.monitorIntervalSeconds;
+  launch.healthClockScale = job.settings.healthClockScale;
+  launch.healthClockEpoch = job.settings.healthClockEpoch;
   return launch;
 }
 

@@ -35,6 +35,18 @@ class FakeClock final : public Clock {
   TimePoint now_;
 };
 
+// The system clock sped up from `epoch` on (common/scaled_time.hpp): the GPU health history's
+// clock when a simulated fleet lives days in minutes.
+class ScaledClock final : public Clock {
+ public:
+  ScaledClock(TimePoint epoch, double scale) : epoch_(epoch), scale_(scale) {}
+  TimePoint now() const override;
+
+ private:
+  TimePoint epoch_;
+  double scale_;
+};
+
 std::shared_ptr<Clock> systemClock();
 
 }  // namespace workflows

@@ -38,6 +38,11 @@ struct HealthSweepOptions {
   Duration bmc_min_interval{300000};   // one BMC is read at most this often
   Duration retry_unreachable{900000};  // a BMC that could not be read is tried again after this
   std::vector<std::string> states = {"ready"};  // nodes in these states are in service
+  // The health history's "now" (a silence, the readings' time, the per-BMC intervals); null: the
+  // engine's clock, the silence then scaled by the lifecycle's time scale. Sped up only for
+  // simulated fleets, whose monitors then send every `agent_interval` on this clock; the tick
+  // and the per-minute cap stay real.
+  std::shared_ptr<Clock> health_clock;
 };
 
 WorkflowDef gpuHealthSweepWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,

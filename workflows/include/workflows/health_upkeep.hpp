@@ -21,6 +21,9 @@ struct HealthUpkeepOptions {
   // Starts the drain runs of flags that need one (workflows/health_actions.hpp); empty: the
   // upkeep raises flags but starts no action.
   StartRunFn start_run;
+  // The health history's "now" (the days rolled up, the flags' evaluation); null: the engine's
+  // clock. Sped up only for simulated fleets; the interval stays the engine's.
+  std::shared_ptr<Clock> health_clock;
 };
 
 WorkflowDef gpuHealthUpkeepWorkflow(inventory::DatabasePtr db, HealthUpkeepOptions options);

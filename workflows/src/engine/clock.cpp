@@ -1,5 +1,7 @@
 #include "workflows/clock.hpp"
 
+#include "common/scaled_time.hpp"
+
 namespace workflows {
 
 FakeClock::FakeClock(TimePoint start) : now_(start) {}
@@ -17,6 +19,10 @@ void FakeClock::advance(Duration by) {
 void FakeClock::set(TimePoint to) {
   std::lock_guard lock(mutex_);
   now_ = to;
+}
+
+TimePoint ScaledClock::now() const {
+  return common::scaledTime(epoch_, scale_, std::chrono::system_clock::now());
 }
 
 std::shared_ptr<Clock> systemClock() {

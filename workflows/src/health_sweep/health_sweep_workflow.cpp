@@ -25,7 +25,11 @@ struct Env {
   HealthSweepOptions options;
 
   Duration silence() const {
-    return life.settings.timings.scaled(options.agent_interval * options.silent_intervals);
+    const Duration silent = options.agent_interval * options.silent_intervals;
+    return options.health_clock ? silent : life.settings.timings.scaled(silent);
+  }
+  TimePoint healthNow(const StepContext& ctx) const {
+    return options.health_clock ? options.health_clock->now() : ctx.now();
   }
 };
 
@@ -116,16 +120,17 @@ StepOutcome sweep(const Env& env, StepContext& ctx) {
       reinventory::tickBudget(o.per_minute, std::chrono::duration_cast<Duration>(ctx.now() - last));
   auto nodes = inventory::listHealthSweepNodes(*env.life.deps.db, o.states);
   if (!nodes) return StepOutcome::retry("inventory_error", nodes.error().message);
+  const TimePoint health_now = env.healthNow(ctx);
   const auto due_ids = health_sweep::silentNodesDue(
-      *nodes, ctx.now(), {env.silence(), o.bmc_min_interval, o.retry_unreachable}, budget);
+      *nodes, health_now, {env.silence(), o.bmc_min_interval, o.retry_unreachable}, budget);
   std::vector<inventory::HealthSweepNode> due;
   for (auto id : due_ids) {
     for (const auto& n : *nodes) {
       if (n.node_id == id) due.push_back(n);
     }
   }
-  auto tick = sweepDue(env, due, ctx.now());
-  tick.flags += raiseSilentGpuFlags(env, ctx.now());
+  auto tick = sweepDue(env, due, health_now);
+  tick.flags += raiseSilentGpuFlags(env, health_now);
   auto& data = ctx.data();
   data["last_tick"] = isoTime(ctx.now());
   data["read"] = data.value("read", 0) + static_cast<int>(tick.read);

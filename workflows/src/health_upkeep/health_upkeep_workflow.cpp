@@ -12,7 +12,8 @@ namespace {
 
 StepOutcome maintain(inventory::Database& db, const HealthUpkeepOptions& options,
                      StepContext& ctx) {
-  const auto now = std::chrono::time_point_cast<std::chrono::seconds>(ctx.now());
+  const auto now = std::chrono::time_point_cast<std::chrono::seconds>(
+      options.health_clock ? options.health_clock->now() : ctx.now());
   auto done = inventory::maintainHealthHistory(db, now, options.retention);
   if (!done) return StepOutcome::retry("inventory_error", done.error().message);
   // The flags: GPUs with a reading since the last evaluation (a day back on the first).

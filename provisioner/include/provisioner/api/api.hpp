@@ -34,9 +34,9 @@ struct BootSettings {
   std::string public_url;       // how nodes reach this service, e.g. "http://10.0.0.1:8080"
   std::string mirror_url;       // when set, artifacts are fetched from MIRROR/sha256/<hex> instead
   int boot_token_ttl_s = 3600;  // a rendered script's one-time token
-  int session_token_ttl_s = 86400;  // the agent's token for the rest of its task
-  int retry_seconds = 30;           // what an unknown or not-yet-ready node waits
-  std::string wipe_channel = "wipe";  // the channel a decommission's wipe task boots from
+  int session_token_ttl_s = 86400;      // the agent's token for the rest of its task
+  int retry_seconds = 30;               // what an unknown or not-yet-ready node waits
+  std::string wipe_channel = "wipe";    // the channel a decommission's wipe task boots from
   double wipe_min_gpu_coverage = 0.95;  // judged when the wipe task's result arrives
 };
 
@@ -47,8 +47,8 @@ struct ApiContext {
   std::shared_ptr<http::MetricsRegistry> metrics;
   std::string openapi_path;                 // docs/openapi.yaml, served at /api/v1/openapi.yaml
   std::shared_ptr<TokenCache> token_cache;  // cleared when a token is revoked; may be null
-  std::shared_ptr<images::ArtifactStore> artifacts;         // null: no image routes
-  std::shared_ptr<KeyRing> trusted_keys;  // keys images must be signed with (null: none)
+  std::shared_ptr<images::ArtifactStore> artifacts;  // null: no image routes
+  std::shared_ptr<KeyRing> trusted_keys;             // keys images must be signed with (null: none)
   BootSettings boot;
   std::shared_ptr<workflows::Engine> engine;    // null: discovery and node operations answer 503
   std::shared_ptr<workflows::Sweeper> sweeper;  // null: sweeps answer 503
@@ -59,6 +59,9 @@ struct ApiContext {
   // PEM of the sanitization certificates' signing key, served without a token at
   // /api/v1/certificates/public-key; empty: that route answers 503.
   std::string certificate_public_key_pem = {};
+  // The GPU health history's "now" (the ingest's future check, a query's default end); null: the
+  // system clock. Sped up only for simulated fleets (ServiceOptions::health_time_scale).
+  std::shared_ptr<workflows::Clock> health_clock = {};
 };
 
 // Registers every route of the service (health, metrics, API v1) on `server`.

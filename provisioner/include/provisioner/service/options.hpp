@@ -62,6 +62,11 @@ struct ServiceOptions {
   // through their BMCs, at most this many a minute fleet-wide (0: off).
   int monitor_interval_s = 30;
   int health_sweep_per_minute = 60;
+  // The GPU health history's clock (docs/health.md, "A simulated fleet's days in minutes"):
+  // `health_time_scale` seconds pass each real second from `health_clock_epoch` (Unix seconds;
+  // unset: the service's start) on. 1: the system clock, as in production.
+  double health_time_scale = 1.0;
+  std::optional<long long> health_clock_epoch;
   // token subcommands
   std::string token_name;
   std::string token_role;
