@@ -13,7 +13,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Rule families: an id is a rule only when its prefix is one of these (tables of other things,
 # e.g. API fields, do not count).
-FAMILIES = ("nvidia", "trend", "peer", "learned", "xid", "repeat", "bmc", "silent")
+FAMILIES = ("nvidia", "trend", "peer", "learned", "node", "xid", "repeat", "bmc", "silent")
 # A string literal that is a whole rule id ("learned.ecc_rate"; not one inside a longer text).
 ID_LITERAL = re.compile(r'"((?:%s)\.[a-z0-9_.]+)"' % "|".join(FAMILIES))
 SOURCES = [ROOT / "inventory/src/health/rules.cpp",

@@ -285,6 +285,7 @@ common::Result<FlagEvaluationInput> loadFlagEvaluationInput(Database& db, h::Sec
           d.pcie_replays = row[19].as<long long>();
           d.hbm_temperature_c = statAt(row, 20);
           d.mem_clock_mhz = statAt(row, 24);
+          d.gpu_utilization_pct = statAt(row, 28);
           e->days.push_back(d);
         }
         for (const auto& row : tx.exec(detail::kFlagBursts, since_text, from)) {

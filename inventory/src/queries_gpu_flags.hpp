@@ -104,7 +104,8 @@ constexpr Query kFlagDays{"flag_eval_days", R"(
          sum(ecc_uncorrected_delta), sum(xid_count), sum(pcie_replay_delta),
          sum(hbm_temperature_n), sum(hbm_temperature_sum), min(hbm_temperature_min),
          max(hbm_temperature_max), sum(mem_clock_n), sum(mem_clock_sum), min(mem_clock_min),
-         max(mem_clock_max)
+         max(mem_clock_max), sum(utilization_n), sum(utilization_sum), min(utilization_min),
+         max(utilization_max)
     FROM gpu_health_daily
    WHERE gpu_serial IN )" INVENTORY_FLAG_GPUS R"(
      AND bucket >= $2::timestamptz AND bucket < $3::timestamptz

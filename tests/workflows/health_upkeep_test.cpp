@@ -168,6 +168,50 @@ TEST_CASE(
   CHECK((*flags)[1].reason.find("PCIe replays above the GPU's learned rate") != std::string::npos);
 }
 
+TEST_CASE("The flag evaluation finds a GPU idle while its node-mates work", "[health][upkeep]") {
+  namespace h = inventory::health;
+  using namespace std::chrono_literals;
+  auto t = engine_test::freshDb();
+  inventory::NodeSpec spec;
+  spec.chassis_serial = "NODE-IDLE-1";
+  auto node = inventory::createNode(*t.db, spec, "test");
+  ENGINE_REQUIRE_OK(node);
+  // 3 days of one node's 6 GPUs at 95-98% utilisation; GPU 2 at 0% from day 1 on. The daily
+  // roll-ups (utilisation included) are built as the service builds them.
+  const h::Days day0 = std::chrono::sys_days{std::chrono::year{2026} / 11 / 1};
+  for (int d = 0; d < 3; ++d) {
+    const h::Seconds at = h::Seconds{day0 + std::chrono::days{d}} + 12h;
+    h::NodeBatch batch{at, {}};
+    for (int i = 0; i < 6; ++i) {
+      h::GpuSample s;
+      s.serial = "GPU-IDLE-" + std::to_string(i);
+      s.temperature_c = 60;
+      s.gpu_utilization_pct = i == 2 && d >= 1 ? 0 : 95 + i % 4;
+      batch.gpus.push_back(s);
+    }
+    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node->id, batch, at + 1min));
+    ENGINE_REQUIRE_OK(inventory::rollUpHealth(*t.db, h::Seconds{day0 + std::chrono::days{d + 1}}));
+  }
+  // One reading a day stands for the day here (the policy asks for 360).
+  h::Policy policy = h::defaultPolicy();
+  for (auto& r : policy) {
+    if (r.kind == h::RuleKind::kIdleInBusyNode) r.min_samples = 1;
+  }
+  const h::Seconds now = h::Seconds{day0 + std::chrono::days{3}} + 10min;
+  auto evaluated = workflows::evaluateHealthFlags(*t.db, policy, now - 13h, now);
+  ENGINE_REQUIRE_OK(evaluated);
+  CHECK(evaluated->gpus == 6);
+  inventory::FlagFilter all;
+  auto flags = inventory::listFlags(*t.db, all);
+  ENGINE_REQUIRE_OK(flags);
+  REQUIRE(flags->size() == 1);
+  CHECK((*flags)[0].serial == "GPU-IDLE-2");
+  CHECK((*flags)[0].rule == "node.idle_gpu");
+  CHECK((*flags)[0].action == "rerun_burn_in");
+  CHECK((*flags)[0].reason.find("utilisation 0.0%") != std::string::npos);
+  CHECK((*flags)[0].reason.find("5 node-mates' median is 96.0%") != std::string::npos);
+}
+
 TEST_CASE("The health upkeep run keeps the history on the health clock when it is sped up",
           "[health][upkeep]") {
   namespace h = inventory::health;

@@ -652,6 +652,21 @@ const Policy& defaultPolicy() {
         "link that starts replaying is marginal (riser, retimer, seating); DCGM's PCIe watch "
         "fails a GPU above 8 replays a minute (DCGM_LIMIT_MAX_PCIREPLAY_RATE)"));
     {
+      Rule r = ruleOf("node.idle_gpu", RuleKind::kIdleInBusyNode,
+                      "The GPUs of one node run one job: a GPU at <= 5% utilisation (NVML "
+                      "nvmlDeviceGetUtilizationRates, DCGM_FI_DEV_GPU_UTIL) while its node-mates' "
+                      "median is >= 50%, 2 days running, is left out of the work (excluded after "
+                      "an error, or failing at start-up): capacity lost with no XID to show it");
+      r.severity = FlagSeverity::kWarning;
+      r.action = FlagAction::kRerunBurnIn;
+      r.min_days = 2;
+      r.min_peers = 4;
+      r.min_samples = 360;
+      r.idle_below = 5;
+      r.busy_above = 50;
+      p.push_back(r);
+    }
+    {
       Rule r = ruleOf("xid.recurring", RuleKind::kXidRecurring,
                       "NVIDIA XID Errors: hardware XIDs (e.g. 62, 74, 92, 119) that recur call "
                       "for diagnostics; 2 distinct days within 7 is this service's threshold. "
@@ -703,6 +718,8 @@ std::string_view toString(RuleKind k) {
       return "repeat_offender";
     case RuleKind::kLearnedNormal:
       return "learned_normal";
+    case RuleKind::kIdleInBusyNode:
+      return "idle_in_busy_node";
   }
   return "";
 }
@@ -767,6 +784,7 @@ std::vector<FlagDraft> evaluateGpu(const Policy& policy, const GpuEvidence& e) {
       case RuleKind::kPeerDrift:
       case RuleKind::kRepeatOffender:
       case RuleKind::kLearnedNormal:
+      case RuleKind::kIdleInBusyNode:
         break;
     }
   }

@@ -362,6 +362,8 @@ json ruleParameters(const h::Rule& r) {
   put("rate_floor", r.rate_floor);
   put("rate_ratio", r.rate_ratio);
   put("rate_increase", r.rate_increase);
+  put("idle_below", r.idle_below);
+  put("busy_above", r.busy_above);
   if (r.load_adjust) p["load_adjust"] = true;
   return p;
 }

@@ -2,6 +2,7 @@
 #include <set>
 #include <span>
 
+#include "inventory/health/idle_gpu.hpp"
 #include "inventory/health/learned_normal.hpp"
 #include "workflows/health_flags.hpp"
 
@@ -11,8 +12,8 @@ namespace h = inventory::health;
 
 namespace {
 
-// The GPUs evaluated, by the node each is in now: the learned-normal rules compare a GPU with
-// its node-mates.
+// The GPUs evaluated, by the node each is in now: the learned-normal and idle-GPU rules compare
+// a GPU with its node-mates.
 std::vector<h::NodeHistory> nodesOf(const inventory::FlagEvaluationInput& input) {
   std::map<inventory::Id, h::NodeHistory> by_node;
   for (std::size_t i = 0; i < input.gpus.size() && i < input.nodes.size(); ++i) {
@@ -47,6 +48,7 @@ common::Result<FlagEvaluation> evaluateHealthFlags(inventory::Database& db, cons
   }
   for (const auto& node : nodesOf(input)) {
     for (auto& d : h::evaluateLearnedNormal(policy, node)) drafts.push_back(std::move(d));
+    for (auto& d : h::evaluateIdleGpus(policy, node)) drafts.push_back(std::move(d));
   }
   out.drafts = static_cast<int>(drafts.size());
   if (!drafts.empty()) {

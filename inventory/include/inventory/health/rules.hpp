@@ -34,6 +34,7 @@ struct DayAggregate {
   std::int64_t pcie_replays = 0;  // new PCIe replays that day (reset-corrected)
   Stat hbm_temperature_c;
   Stat mem_clock_mhz;
+  Stat gpu_utilization_pct;
 };
 
 // The GPU's latest counter state (gpu_counter_state).
@@ -78,6 +79,7 @@ enum class RuleKind {
   kXidRecurring,    // bursts of XIDs not in `xids` (hardware ones) on >= `min_days` days
   kRepeatOffender,  // distinct bad days within `window`
   kLearnedNormal,   // the GPU against its own learned normal (learned_normal.hpp)
+  kIdleInBusyNode,  // the GPU idle while its node-mates are busy (idle_gpu.hpp)
 };
 
 // kHbmTemperature, and the daily counts kEccCorrected and kPcieReplays: for kLearnedNormal rules
@@ -147,6 +149,12 @@ struct Rule {
   double rate_floor = 0;
   double rate_ratio = 0;
   double rate_increase = 0;
+  // kIdleInBusyNode (with min_days: consecutive days ending with the node's latest one;
+  // min_peers: node-mates with utilisation that day; min_samples: utilisation readings in a day
+  // for its mean to count): the GPU's daily mean utilisation at most `idle_below` percent while
+  // its mates' median is at least `busy_above` percent.
+  double idle_below = 0;
+  double busy_above = 0;
 };
 
 using Policy = std::vector<Rule>;
