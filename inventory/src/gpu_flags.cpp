@@ -294,6 +294,12 @@ common::Result<FlagEvaluationInput> loadFlagEvaluationInput(Database& db, h::Sec
                                      row[4].as<long long>()});
           }
         }
+        const std::string day_ago = detail::sqlTime(now - std::chrono::hours{25});
+        for (const auto& row : tx.exec(detail::kFlagHourReplays, since_text, day_ago)) {
+          if (auto* e = gpu(row[0])) {
+            e->hourly_replays.push_back({epoch(row[1]), row[2].as<long long>()});
+          }
+        }
         for (const auto& row : tx.exec(detail::kFlagRemaps, since_text, from)) {
           if (auto* e = gpu(row[0])) e->remaps.push_back({epoch(row[1]), row[2].as<long long>()});
         }

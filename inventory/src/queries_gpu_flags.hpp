@@ -116,6 +116,13 @@ constexpr Query kFlagBursts{"flag_eval_bursts", R"(
     FROM gpu_xid_bursts
    WHERE gpu_serial IN )" INVENTORY_FLAG_GPUS R"( AND last_at >= $2::timestamptz
    ORDER BY gpu_serial, first_at)"};
+// Hours with new PCIe replays from $2 on (the rate rule's day).
+constexpr Query kFlagHourReplays{"flag_eval_hour_replays", R"(
+  SELECT gpu_serial, extract(epoch FROM bucket)::bigint, sum(pcie_replay_delta)
+    FROM gpu_health_hourly
+   WHERE gpu_serial IN )" INVENTORY_FLAG_GPUS R"( AND bucket >= $2::timestamptz
+     AND pcie_replay_delta > 0
+   GROUP BY gpu_serial, bucket ORDER BY gpu_serial, bucket)"};
 constexpr Query kFlagRemaps{"flag_eval_remaps", R"(
   SELECT gpu_serial, extract(epoch FROM at)::bigint,
          coalesce((detail->>'remapped_correctable')::bigint, 0)

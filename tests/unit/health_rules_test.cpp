@@ -110,6 +110,29 @@ TEST_CASE("a healthy GPU raises no flag", "[unit][health]") {
   CHECK(evaluateGpu(defaultPolicy(), e).empty());
 }
 
+TEST_CASE("PCIe replays above DCGM's 8 a minute over an hour are flagged", "[unit][health]") {
+  auto e = evidenceAt(utc("2026-11-30T12:10:00Z"));
+  // A marginal link: a few replays most hours, one hour at 9 a minute.
+  e.hourly_replays = {{utc("2026-11-30T02:00:00Z"), 30},
+                      {utc("2026-11-30T07:00:00Z"), 540},
+                      {utc("2026-11-30T09:00:00Z"), 120}};
+  const auto drafts = evaluateGpu(defaultPolicy(), e);
+  REQUIRE(rulesOf(drafts) == std::vector<std::string>{"nvidia.pcie_replay_rate"});
+  CHECK(drafts[0].action == FlagAction::kRerunBurnIn);
+  CHECK(drafts[0].raised_at == utc("2026-11-30T08:00:00Z"));  // the hour's end
+  CHECK(drafts[0].reason ==
+        "PCIe replays at 9.0 a minute over the hour from 2026-11-30T07:00:00Z (540 replays; "
+        "threshold 8 a minute)");
+  CHECK(nlohmann::json::parse(drafts[0].evidence_json)["replays"] == 540);
+
+  // 480 in an hour is 8 a minute: at the threshold, not above it.
+  e.hourly_replays = {{utc("2026-11-30T07:00:00Z"), 480}};
+  CHECK(evaluateGpu(defaultPolicy(), e).empty());
+  // More than a day ago: that hour is the daily rule's business now.
+  e.hourly_replays = {{utc("2026-11-29T10:00:00Z"), 5000}};
+  CHECK(evaluateGpu(defaultPolicy(), e).empty());
+}
+
 TEST_CASE("row remap pending: reset at the next idle point", "[unit][health]") {
   auto e = evidenceAt(utc("2026-11-30T00:10:00Z"));
   e.counters = CounterSnapshot{utc("2026-11-30T00:09:30Z"), true, false};

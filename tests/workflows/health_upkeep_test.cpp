@@ -212,6 +212,46 @@ TEST_CASE("The flag evaluation finds a GPU idle while its node-mates work", "[he
   CHECK((*flags)[0].reason.find("5 node-mates' median is 96.0%") != std::string::npos);
 }
 
+TEST_CASE("The flag evaluation reads an hour of PCIe replays from the hourly roll-ups",
+          "[health][upkeep]") {
+  namespace h = inventory::health;
+  using namespace std::chrono_literals;
+  auto t = engine_test::freshDb();
+  inventory::NodeSpec spec;
+  spec.chassis_serial = "NODE-REPLAY-1";
+  auto node = inventory::createNode(*t.db, spec, "test");
+  ENGINE_REQUIRE_OK(node);
+  // A reading every 10 minutes for 3 hours; GPU 1's replay counter climbs 100 a reading in the
+  // second hour (600 in the hour, 10 a minute), GPU 0's by 10 (1 a minute).
+  const h::Seconds start{std::chrono::sys_days{std::chrono::year{2026} / 11 / 1} + 9h};
+  std::uint64_t replays[2] = {0, 0};
+  for (int m = 0; m < 180; m += 10) {
+    const h::Seconds at = start + std::chrono::minutes{m};
+    h::NodeBatch batch{at, {}};
+    for (int i = 0; i < 2; ++i) {
+      if (m >= 60 && m < 120) replays[i] += i == 1 ? 100 : 10;
+      h::GpuSample s;
+      s.serial = "GPU-REPLAY-" + std::to_string(i);
+      s.temperature_c = 60;
+      s.counters[static_cast<std::size_t>(h::Counter::kPcieReplayErrors)] = replays[i];
+      batch.gpus.push_back(s);
+    }
+    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node->id, batch, at + 1min));
+  }
+  const h::Seconds now = start + 3h + 5min;
+  ENGINE_REQUIRE_OK(inventory::rollUpHealth(*t.db, now));
+  auto evaluated = workflows::evaluateHealthFlags(*t.db, h::defaultPolicy(), now - 4h, now);
+  ENGINE_REQUIRE_OK(evaluated);
+  CHECK(evaluated->gpus == 2);
+  inventory::FlagFilter all;
+  auto flags = inventory::listFlags(*t.db, all);
+  ENGINE_REQUIRE_OK(flags);
+  REQUIRE(flags->size() == 1);
+  CHECK((*flags)[0].serial == "GPU-REPLAY-1");
+  CHECK((*flags)[0].rule == "nvidia.pcie_replay_rate");
+  CHECK((*flags)[0].reason.find("10.0 a minute") != std::string::npos);
+}
+
 TEST_CASE("The health upkeep run keeps the history on the health clock when it is sped up",
           "[health][upkeep]") {
   namespace h = inventory::health;

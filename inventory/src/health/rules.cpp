@@ -143,6 +143,26 @@ std::optional<FlagDraft> remapGrowth(const Rule& r, const GpuEvidence& e) {
                       {"remaps", seen}});
 }
 
+// The worst recent hour of PCIe replays, when it averaged more than the rule allows.
+std::optional<FlagDraft> replayRate(const Rule& r, const GpuEvidence& e) {
+  const HourReplays* worst = nullptr;
+  for (const auto& h : e.hourly_replays) {
+    if (!within(h.hour + hours{1}, e.now, r.window)) continue;
+    if (worst == nullptr || h.replays > worst->replays) worst = &h;
+  }
+  if (worst == nullptr) return std::nullopt;
+  const double per_minute = static_cast<double>(worst->replays) / 60.0;
+  if (per_minute <= r.max_per_minute) return std::nullopt;
+  return draftOf(r, e.serial, worst->hour + hours{1},
+                 "PCIe replays at " + fmt(per_minute) + " a minute over the hour from " +
+                     formatUtc(worst->hour) + " (" + std::to_string(worst->replays) +
+                     " replays; threshold " + fmt(r.max_per_minute, 0) + " a minute)",
+                 json{{"replays", worst->replays},
+                      {"hour", formatUtc(worst->hour)},
+                      {"per_minute", per_minute},
+                      {"max_per_minute", r.max_per_minute}});
+}
+
 std::optional<FlagDraft> xidRecurring(const Rule& r, const GpuEvidence& e) {
   std::map<Days, std::set<int>> seen;
   for (const auto& b : e.xid_bursts) {
@@ -652,6 +672,18 @@ const Policy& defaultPolicy() {
         "link that starts replaying is marginal (riser, retimer, seating); DCGM's PCIe watch "
         "fails a GPU above 8 replays a minute (DCGM_LIMIT_MAX_PCIREPLAY_RATE)"));
     {
+      Rule r = ruleOf("nvidia.pcie_replay_rate", RuleKind::kReplayRate,
+                      "DCGM's PCIe health watch fails a GPU above 8 replays a minute "
+                      "(DCGM_LIMIT_MAX_PCIREPLAY_RATE): a link retraining that often is marginal "
+                      "(riser, retimer, seating). Read here as an ended hour averaging more than "
+                      "8 a minute (480), within the last 24 h");
+      r.severity = FlagSeverity::kWarning;
+      r.action = FlagAction::kRerunBurnIn;
+      r.window = hours{24};
+      r.max_per_minute = 8;
+      p.push_back(r);
+    }
+    {
       Rule r = ruleOf("node.idle_gpu", RuleKind::kIdleInBusyNode,
                       "The GPUs of one node run one job: a GPU at <= 5% utilisation (NVML "
                       "nvmlDeviceGetUtilizationRates, DCGM_FI_DEV_GPU_UTIL) while its node-mates' "
@@ -720,6 +752,8 @@ std::string_view toString(RuleKind k) {
       return "learned_normal";
     case RuleKind::kIdleInBusyNode:
       return "idle_in_busy_node";
+    case RuleKind::kReplayRate:
+      return "replay_rate";
   }
   return "";
 }
@@ -779,6 +813,9 @@ std::vector<FlagDraft> evaluateGpu(const Policy& policy, const GpuEvidence& e) {
         break;
       case RuleKind::kXidRecurring:
         add(xidRecurring(r, e));
+        break;
+      case RuleKind::kReplayRate:
+        add(replayRate(r, e));
         break;
       case RuleKind::kPeer:
       case RuleKind::kPeerDrift:

@@ -337,7 +337,8 @@ json ruleParameters(const h::Rule& r) {
   };
   if (!r.xids.empty()) p["xids"] = r.xids;
   if (r.kind == h::RuleKind::kXid || r.kind == h::RuleKind::kRemapGrowth ||
-      r.kind == h::RuleKind::kXidRecurring || r.kind == h::RuleKind::kRepeatOffender) {
+      r.kind == h::RuleKind::kXidRecurring || r.kind == h::RuleKind::kRepeatOffender ||
+      r.kind == h::RuleKind::kReplayRate) {
     p["window_hours"] = r.window.count();
   }
   if (r.kind == h::RuleKind::kPeer || r.kind == h::RuleKind::kPeerDrift ||
@@ -364,6 +365,7 @@ json ruleParameters(const h::Rule& r) {
   put("rate_increase", r.rate_increase);
   put("idle_below", r.idle_below);
   put("busy_above", r.busy_above);
+  put("max_per_minute", r.max_per_minute);
   if (r.load_adjust) p["load_adjust"] = true;
   return p;
 }

@@ -50,6 +50,12 @@ struct RemapSeen {
   std::int64_t rows = 0;
 };
 
+// One ended hour's new PCIe replays (gpu_health_hourly, reset-corrected).
+struct HourReplays {
+  Seconds hour{};  // the hour's start
+  std::int64_t replays = 0;
+};
+
 // A flag raised earlier for this GPU (open or not), for the repeat-offender score.
 struct PastFlag {
   std::string rule;
@@ -66,6 +72,7 @@ struct GpuEvidence {
   std::vector<XidBurst> xid_bursts;
   std::vector<RemapSeen> remaps;
   std::vector<PastFlag> past_flags;
+  std::vector<HourReplays> hourly_replays;  // ended hours with replays, within a day of `now`
 };
 
 enum class RuleKind {
@@ -80,6 +87,7 @@ enum class RuleKind {
   kRepeatOffender,  // distinct bad days within `window`
   kLearnedNormal,   // the GPU against its own learned normal (learned_normal.hpp)
   kIdleInBusyNode,  // the GPU idle while its node-mates are busy (idle_gpu.hpp)
+  kReplayRate,      // an hour's PCIe replays above `max_per_minute` a minute on average
 };
 
 // kHbmTemperature, and the daily counts kEccCorrected and kPcieReplays: for kLearnedNormal rules
@@ -155,6 +163,9 @@ struct Rule {
   // its mates' median is at least `busy_above` percent.
   double idle_below = 0;
   double busy_above = 0;
+  // kReplayRate (with window: how recent the hour must be): the most PCIe replays a minute an
+  // ended hour may average.
+  double max_per_minute = 0;
 };
 
 using Policy = std::vector<Rule>;
