@@ -1,6 +1,6 @@
 # scripts/demo --scenario health: after the rack's bring-up, its ready nodes live about a week in
 # service in a few minutes, their resident monitors (the real agent::runMonitor on simulated GPUs)
-# reporting every GPU every 240 s to the service (docs/health.md). Sourced by scripts/demo (needs
+# reporting every GPU every 180 s to the service (docs/health.md). Sourced by scripts/demo (needs
 # its ctl, rack_api, say, WORK, NODES, MISMATCH, SLOW and the running service and simulator).
 #
 # The health history's clock runs 2880 times as fast as the real one (a simulated day in 30 s):
@@ -14,7 +14,7 @@
 #    in service a row remap fails. Expected: flagged by a trend rule before the failure; then
 #    nvidia.remap_failure -> its node drained through the scheduler hook and the GPU an RMA
 #    candidate; the node stays drained.
-# 2. The other's temperature creeps (+4 C a day under load); on its 5.5th day a row remap waits for
+# 2. The other's temperature creeps (+4 C a day under load); on its 6.5th day a row remap waits for
 #    a GPU reset. Expected: flagged against its rack's peers before that; then nvidia.remap_pending
 #    -> reset at idle: drained, the GPU reset by the node's resident agent, a reading after the
 #    reset shows no pending remap, the service clears the flag, the node back in service.
@@ -32,7 +32,9 @@ health_scenario_setup() {
   while [ "$n" -eq "$MISMATCH" ] || [ "$n" -eq "$SLOW" ]; do n=$((n + 1)); done
   HOT_NODE=$n
   ECC_GPU=5 HOT_GPU=2
-  MONITOR_INTERVAL=240  # on the health clock: 360 readings a GPU a day, what the peer rules need
+  # On the health clock: 480 readings a GPU a day, a margin over the 360 the peer rules need (a
+  # busy machine starves the monitors now and then).
+  MONITOR_INTERVAL=180
   HEALTH_EPOCH=$(date +%s)
   HEALTH_CLOCK=", \"health_clock\": {\"epoch\": $HEALTH_EPOCH, \"scale\": $HEALTH_SCALE}"
   HEALTH_SERVICE_ARGS=(--health-time-scale "$HEALTH_SCALE" --health-clock-epoch "$HEALTH_EPOCH"
@@ -42,13 +44,20 @@ health_scenario_setup() {
       {\"gpu\": $ECC_GPU, \"kind\": \"remap_failure\", \"after_days\": 4}]}"
   NODE_FAULTS+=", \"$HOT_NODE\": {\"gpu_faults\": [
       {\"gpu\": $HOT_GPU, \"kind\": \"temperature_creep\", \"per_day\": 4},
-      {\"gpu\": $HOT_GPU, \"kind\": \"remap_pending\", \"after_days\": 5.5}]}"
+      {\"gpu\": $HOT_GPU, \"kind\": \"remap_pending\", \"after_days\": 6.5}]}"
 }
 
-# Now on the health clock, as the service reads it.
+# Now on the health clock, as the service reads it (date's FORMAT, default "%Y-%m-%d %H:%M").
 health_now() {
   date -u -d "@$(awk -v e="$HEALTH_EPOCH" -v s="$HEALTH_SCALE" -v n="$(date +%s.%N)" \
-    'BEGIN {printf "%d", e + (n - e) * s}')" '+%Y-%m-%d %H:%M'
+    'BEGIN {printf "%d", e + (n - e) * s}')" "+${1:-%Y-%m-%d %H:%M}"
+}
+
+# health_days SERIAL: the GPU's days in service, one row a day, from the daily roll-ups.
+health_days() {
+  echo "its days (provisionerctl health gpu $1 --resolution daily):"
+  ctl health gpu "$1" --from "$(date -u -d "@$HEALTH_EPOCH" '+%Y-%m-%dT00:00:00Z')" \
+    --to "$(health_now '%Y-%m-%dT%H:%M:%SZ')" --resolution daily | sed 's/^/  /'
 }
 
 health_flags() { rack_api GET '/health/flags?limit=500'; }
@@ -136,6 +145,7 @@ health_scenario() {
 
   echo
   echo "== GPU $ECC_SERIAL: ECC growth, then a failed row remap"
+  health_days "$ECC_SERIAL"
   health_flagged_before "$flags" "$ECC_SERIAL" nvidia.remap_failure || fail=1
   if [ -n "$failure" ] && run=$(health_run gpu_flag_drain "$(jq -r .id <<<"$failure")") && [ -n "$run" ]; then
     health_action_story "$failure" "$run"
@@ -148,6 +158,7 @@ health_scenario() {
 
   echo
   echo "== GPU $HOT_SERIAL: creeping temperature, then a pending row remap"
+  health_days "$HOT_SERIAL"
   health_flagged_before "$flags" "$HOT_SERIAL" nvidia.remap_pending || fail=1
   if [ -n "$pending" ] && run=$(health_run gpu_flag_reset "$(jq -r .id <<<"$pending")") && [ -n "$run" ]; then
     hot_node=$(jq -r .node_id <<<"$pending")

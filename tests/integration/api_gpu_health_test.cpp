@@ -150,6 +150,22 @@ TEST_CASE("an agent posts a batch and the GPU's history shows it", "[integration
   auto year = svc.get("/api/v1/gpus/GPU-API-0/health?from=2025-01-01T00:00:00Z", "viewer");
   REQUIRE(year.status == 200);
   CHECK(year.json()["resolution"] == "daily");
+  // A resolution asked for: a coarser one always, a finer one only where it holds the range.
+  auto daily = svc.get("/api/v1/gpus/GPU-API-0/health?resolution=daily", "viewer");
+  REQUIRE(daily.status == 200);
+  CHECK(daily.json()["resolution"] == "daily");
+  auto hourly_rollups = svc.get("/api/v1/health/rollups?by=rack&resolution=hourly", "viewer");
+  REQUIRE(hourly_rollups.status == 200);
+  CHECK(hourly_rollups.json()["resolution"] == "hourly");
+  auto too_fine = svc.get(
+      "/api/v1/gpus/GPU-API-0/health?resolution=raw&from=" + timeAgo(std::chrono::hours{24 * 20}),
+      "viewer");
+  CHECK(too_fine.status == 400);
+  CHECK(fieldOf(too_fine) == "resolution");
+  CHECK(too_fine.json().value("detail", "").find("ask for hourly or daily") != std::string::npos);
+  auto unknown = svc.get("/api/v1/health/rollups?resolution=weekly", "viewer");
+  CHECK(unknown.status == 400);
+  CHECK(fieldOf(unknown) == "resolution");
 
   auto rollups = svc.get("/api/v1/health/rollups?by=rack", "viewer");
   INFO(rollups.body);

@@ -38,6 +38,32 @@ TEST_CASE("health flags lists a GPU's flags and clear posts the note", "[integra
   CHECK(both.code == 64);
 }
 
+TEST_CASE("health gpu shows a GPU's history point by point at the resolution asked",
+          "[integration][cli]") {
+  FakeApiServer server;
+  server.answer(
+      "GET", "/api/v1/gpus/GPU-9/health",
+      {200, R"({"serial":"GPU-9","from":"2026-12-01T00:00:00Z","to":"2026-12-04T00:00:00Z",)"
+            R"("resolution":"daily","points":[{"at":"2026-12-02T00:00:00Z","node_id":3,)"
+            R"("samples":360,"temperature_c":{"min":60,"avg":66.3,"max":71,"n":360},)"
+            R"("hbm_temperature_c":null,"power_w":{"min":700,"avg":712.4,"max":730,"n":360},)"
+            R"("sm_clock_mhz":null,"gpu_utilization_pct":{"min":90,"avg":98,"max":100,"n":360},)"
+            R"("ecc_corrected":750,"xids":0,"pcie_replays":2,"health_class":"healthy"}]})"});
+  auto run = runCtlAt(
+      server.url(), "tok",
+      {"health", "gpu", "GPU-9", "--from", "2026-12-01T00:00:00Z", "--resolution", "daily"});
+  CHECK(run.err.empty());
+  CHECK(run.code == 0);
+  CHECK(run.out.find("daily points") != std::string::npos);
+  CHECK(run.out.find("66.3/71.0") != std::string::npos);  // temperature avg/max
+  CHECK(run.out.find("712/730") != std::string::npos);    // power
+  CHECK(run.out.find("750") != std::string::npos);        // new corrected ECC errors that day
+  auto requests = server.requests();
+  REQUIRE(requests.size() == 1);
+  CHECK(requests[0].target.find("resolution=daily") != std::string::npos);
+  CHECK(requests[0].target.find("from=2026-12-01T00%3A00%3A00Z") != std::string::npos);
+}
+
 TEST_CASE("health sweeps lists the silent nodes and asks for the unreachable ones",
           "[integration][cli]") {
   FakeApiServer server;

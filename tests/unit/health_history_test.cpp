@@ -80,6 +80,24 @@ TEST_CASE("a range is answered at the finest resolution that holds it", "[unit][
   CHECK(std::string(toString(Resolution::kHourly)) == "hourly");
 }
 
+TEST_CASE("a resolution asked for answers only the ranges it holds", "[unit][health]") {
+  const RetentionSettings s;
+  const Seconds now = utc("2026-12-04T10:00:00Z");
+  CHECK(resolutionNamed("daily") == Resolution::kDaily);
+  CHECK(resolutionNamed("raw") == Resolution::kRaw);
+  CHECK_FALSE(resolutionNamed("weekly"));
+  CHECK_FALSE(resolutionNamed("Raw"));
+  // Coarser than needed: always.
+  CHECK(resolutionCovers(Resolution::kDaily, now - 6h, now, now, s));
+  CHECK(resolutionCovers(Resolution::kHourly, now - 6h, now, now, s));
+  // Finer: within its span and retention only.
+  CHECK(resolutionCovers(Resolution::kRaw, now - 48h, now, now, s));
+  CHECK_FALSE(resolutionCovers(Resolution::kRaw, now - 49h, now, now, s));
+  CHECK_FALSE(resolutionCovers(Resolution::kRaw, now - days{20}, now - days{20} + 1h, now, s));
+  CHECK(resolutionCovers(Resolution::kHourly, now - days{31}, now, now, s));
+  CHECK_FALSE(resolutionCovers(Resolution::kHourly, now - days{32}, now, now, s));
+}
+
 TEST_CASE("merged stats equal the stats of all the values", "[unit][health]") {
   const std::vector<double> first{61, 65.5, 59};
   const std::vector<double> second{70, 58.5};

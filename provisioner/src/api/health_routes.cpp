@@ -161,6 +161,28 @@ Result<Range> rangeOf(const ApiContext& ctx, const Request& req) {
   return r;
 }
 
+// The resolution a history or roll-up answers with: the one asked for (`resolution`), when it
+// can answer the range, else the finest that can.
+Result<h::Resolution> resolutionOf(const ApiContext& ctx, const Request& req, const Range& range) {
+  const inventory::HealthSettings settings;
+  const auto now = healthTime(ctx);
+  auto asked = req.query("resolution");
+  if (!asked) return h::chooseResolution(range.from, range.to, now, settings.retention);
+  auto named = h::resolutionNamed(*asked);
+  if (!named) return invalidField("resolution", "resolution must be raw, hourly or daily");
+  if (!h::resolutionCovers(*named, range.from, range.to, now, settings.retention)) {
+    const auto& r = settings.retention;
+    const bool raw = *named == h::Resolution::kRaw;
+    return invalidField("resolution",
+                        std::string("resolution ") + *asked + " answers ranges of at most " +
+                            std::to_string((raw ? r.raw_max_span : r.hourly_max_span).count()) +
+                            " hours within the last " +
+                            std::to_string(raw ? r.raw_days : r.hourly_days) + " days; ask for " +
+                            (raw ? "hourly or daily" : "daily") + " or a shorter range");
+  }
+  return *named;
+}
+
 json statJson(const h::Stat& s) {
   if (s.empty()) return nullptr;
   return {{"min", s.min}, {"avg", *s.avg()}, {"max", s.max}, {"n", s.count}};
@@ -250,9 +272,7 @@ Result<Response> gpuHealth(const ApiContext& ctx, const Request& req) {
     return invalidField("serial", "serial must be 1 to 128 characters");
   }
   PROV_ASSIGN(auto range, rangeOf(ctx, req));
-  const inventory::HealthSettings settings;
-  const auto resolution =
-      h::chooseResolution(range.from, range.to, healthTime(ctx), settings.retention);
+  PROV_ASSIGN(auto resolution, resolutionOf(ctx, req, range));
   PROV_ASSIGN(auto history,
               inventory::gpuHealthHistory(*ctx.db, serial, range.from, range.to, resolution));
   return http::jsonResponse(200, historyJson(history, range));
@@ -292,9 +312,7 @@ json groupJson(const inventory::HealthGroupRollup& g) {
 Result<Response> healthRollups(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto by, groupBy(req));
   PROV_ASSIGN(auto range, rangeOf(ctx, req));
-  const inventory::HealthSettings settings;
-  const auto resolution =
-      h::chooseResolution(range.from, range.to, healthTime(ctx), settings.retention);
+  PROV_ASSIGN(auto resolution, resolutionOf(ctx, req, range));
   PROV_ASSIGN(auto groups, inventory::healthRollups(*ctx.db, by, range.from, range.to, resolution));
   json out = {{"by", req.query("by").value_or("rack")},
               {"from", h::formatUtc(range.from)},

@@ -30,16 +30,6 @@ Result<json> readJsonFile(CommandContext& ctx, const std::string& path) {
 }
 
 // Measurements to one decimal place, z-scores to two: enough to read, short enough to align.
-std::string fixed(const json& object, std::string_view key, int decimals) {
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_number()) return text(object, key);
-  std::ostringstream out;
-  out.setf(std::ios::fixed);
-  out.precision(decimals);
-  out << it->get<double>();
-  return out.str();
-}
-
 Result<void> setProfile(CommandContext& ctx) {
   const std::string& name = ctx.invocation.positionals.at(0);
   json body = {{"model", ctx.invocation.option("model").value_or("")},

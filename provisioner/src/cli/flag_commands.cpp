@@ -1,12 +1,14 @@
 // health flags: GPU health flags per GPU, per node or fleet-wide; acknowledge and clear them.
 // health sweeps: the silent nodes the out-of-band sweep read through their BMCs.
 // health rules: the policy the flag evaluation runs.
+// health gpu: one GPU's health history, point by point.
 #include <nlohmann/json.hpp>
 
 #include "provisioner/cli/command.hpp"
 #include "provisioner/cli/json_fields.hpp"
 #include "provisioner/cli/paging.hpp"
 #include "provisioner/cli/table.hpp"
+#include "provisioner/cli/url.hpp"
 
 namespace provisioner::cli {
 namespace {
@@ -94,6 +96,41 @@ Result<void> listRules(CommandContext& ctx) {
   return common::success();
 }
 
+// "avg/max" of a statistic the API gives as {"min", "avg", "max", "n"}; "-" when none.
+std::string avgMax(const json& point, const char* key, int decimals) {
+  const json& stat = objectField(point, key);
+  if (stat.empty()) return "-";
+  return fixed(stat, "avg", decimals) + "/" + fixed(stat, "max", decimals);
+}
+
+// health gpu SERIAL: the GPU's readings or roll-ups over a range, one row a point.
+Result<void> gpuHealth(CommandContext& ctx) {
+  const std::string& serial = ctx.invocation.positionals.at(0);
+  Query query;
+  for (const char* name : {"from", "to", "resolution"}) {
+    if (auto v = ctx.invocation.option(name)) query.emplace_back(name, *v);
+  }
+  PROV_ASSIGN(auto reply,
+              ctx.api->getJson("/api/v1/gpus/" + percentEncode(serial) + "/health", query));
+  if (ctx.json()) {
+    printRawJson(ctx.out, reply);
+    return common::success();
+  }
+  ctx.out << "GPU " << serial << ", " << text(reply.json, "from") << " to "
+          << text(reply.json, "to") << ", " << text(reply.json, "resolution") << " points\n";
+  Table table({"AT", "NODE", "READINGS", "TEMP C", "HBM C", "POWER W", "SM MHZ", "UTIL %",
+               "ECC NEW", "XIDS", "REPLAYS", "CLASS"});
+  for (const auto& p : arrayField(reply.json, "points")) {
+    table.addRow({text(p, "at"), text(p, "node_id"), text(p, "samples"),
+                  avgMax(p, "temperature_c", 1), avgMax(p, "hbm_temperature_c", 1),
+                  avgMax(p, "power_w", 0), avgMax(p, "sm_clock_mhz", 0),
+                  avgMax(p, "gpu_utilization_pct", 0), text(p, "ecc_corrected"), text(p, "xids"),
+                  text(p, "pcie_replays"), text(p, "health_class")});
+  }
+  table.render(ctx.out);
+  return common::success();
+}
+
 Result<void> flagAction(CommandContext& ctx, const std::string& action) {
   PROV_ASSIGN(auto id, idArgument(ctx, 0));
   json body = json::object();
@@ -133,6 +170,14 @@ std::vector<Command> flagCommands() {
                     {.name = "all", .takesValue = false}},
         .summary = "list the nodes the out-of-band sweep read through their BMCs (silent nodes)"},
        listSweeps},
+      {{.group = "health",
+        .name = "gpu",
+        .positionals = {"SERIAL"},
+        .options = {{.name = "from", .metavar = "TIME"},
+                    {.name = "to", .metavar = "TIME"},
+                    {.name = "resolution", .metavar = "raw|hourly|daily"}},
+        .summary = "a GPU's health history (last 24 h unless --from/--to), one row a point"},
+       gpuHealth},
       {{.group = "health",
         .name = "rules",
         .summary = "the rules the flag evaluation runs: severity, action and thresholds"},

@@ -1,5 +1,7 @@
 #include "provisioner/cli/json_fields.hpp"
 
+#include <sstream>
+
 namespace provisioner::cli {
 
 using nlohmann::json;
@@ -23,6 +25,17 @@ const json& arrayField(const json& object, std::string_view key) {
   if (!object.is_object()) return kEmpty;
   auto it = object.find(key);
   return it != object.end() && it->is_array() ? *it : kEmpty;
+}
+
+std::string fixed(const json& object, std::string_view key, int decimals) {
+  if (!object.is_object()) return "";
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) return text(object, key);
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(decimals);
+  out << it->get<double>();
+  return out.str();
 }
 
 const json& objectField(const json& object, std::string_view key) {

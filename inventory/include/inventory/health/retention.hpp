@@ -2,6 +2,8 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
+#include <string_view>
 
 #include "inventory/health/time.hpp"
 
@@ -27,5 +29,13 @@ struct RetentionSettings {
 // The finest resolution that still holds all of [from, to) and is not too dense for its length.
 // Raw samples also need `from` within the raw retention, hourly ones within the hourly one.
 Resolution chooseResolution(Seconds from, Seconds to, Seconds now, const RetentionSettings& s);
+
+// Whether `r` may answer [from, to): raw and hourly within their longest span and retention
+// (what chooseResolution checks), daily always.
+bool resolutionCovers(Resolution r, Seconds from, Seconds to, Seconds now,
+                      const RetentionSettings& s);
+
+// "raw", "hourly", "daily" (as a request names them); nullopt for anything else.
+std::optional<Resolution> resolutionNamed(std::string_view name);
 
 }  // namespace inventory::health

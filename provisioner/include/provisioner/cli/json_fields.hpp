@@ -17,6 +17,8 @@ std::string scalarText(const nlohmann::json& value);
 // The member if it is an array, else an empty array.
 const nlohmann::json& arrayField(const nlohmann::json& object, std::string_view key);
 
+// A number member with `decimals` digits after the point; other members as text().
+std::string fixed(const nlohmann::json& object, std::string_view key, int decimals);
 // The member if it is an object, else an empty object.
 const nlohmann::json& objectField(const nlohmann::json& object, std::string_view key);
 
