@@ -294,6 +294,8 @@ common::Result<FlagEvaluationInput> loadFlagEvaluationInput(Database& db, h::Sec
                                      row[4].as<long long>()});
           }
         }
+        // The hours that ended within the last day (the rate rule's window), whole: the one
+        // that started 25 h ago ended 24 h ago.
         const std::string day_ago = detail::sqlTime(now - std::chrono::hours{25});
         for (const auto& row : tx.exec(detail::kFlagHourReplays, since_text, day_ago)) {
           if (auto* e = gpu(row[0])) {

@@ -73,13 +73,12 @@ health_run() {
     jq -c --arg s "gpu_flag:$2" '[.items[] | select(.subject == $s)] | first // empty'
 }
 
-# Both outcomes reached: the failed remap's node drained, the pending remap's flag cleared and its
-# node given back.
+# health_settled FLAGS: both outcomes reached: the failed remap's node drained, the pending remap's
+# flag cleared and its node given back.
 health_settled() {
-  local flags failure pending
-  flags=$(health_flags) || return 1
-  failure=$(health_flag "$flags" "$ECC_SERIAL" nvidia.remap_failure)
-  pending=$(health_flag "$flags" "$HOT_SERIAL" nvidia.remap_pending)
+  local failure pending
+  failure=$(health_flag "$1" "$ECC_SERIAL" nvidia.remap_failure)
+  pending=$(health_flag "$1" "$HOT_SERIAL" nvidia.remap_pending)
   [ -n "$failure" ] && [ -n "$pending" ] || return 1
   [ "$(jq -r '.action_at // empty' <<<"$failure")" != "" ] || return 1
   [ "$(jq -r '.released_at // empty' <<<"$pending")" != "" ]
@@ -125,18 +124,17 @@ health_scenario() {
   say "A week in service at ${HEALTH_SCALE}x: GPU $ECC_SERIAL's ECC errors grow, GPU $HOT_SERIAL runs hotter each day"
   echo "(the health history's clock: a simulated day every $((86400 / HEALTH_SCALE)) real seconds; no scheduler configured, so drains are granted at once)"
   deadline=$(($(date +%s) + ${DEMO_HEALTH_DEADLINE_S:-600}))
-  until health_settled; do
+  while :; do
     flags=$(health_flags || echo '{"items": []}')
     # One line each time the flags change, stamped with the health clock.
     line=$(jq -r '[.items[] | "GPU \(.serial) \(.rule) (\(.state))"] | join(", ") | if . == "" then "no flag" else . end' <<<"$flags")
     [ "$line" = "$last" ] || printf '%s  %s\n' "$(health_now)" "$line"
     last=$line
+    health_settled "$flags" && break
     [ "$(date +%s)" -lt "$deadline" ] || { echo; echo "the flags did not settle in time" >&2; fail=1; break; }
     kill -0 "$svc" 2>/dev/null || { echo; echo "the service died" >&2; return 1; }
     sleep 1
   done
-  echo
-  flags=$(health_flags)
   echo
   echo "== The flags (provisionerctl health flags --all; times on the health clock)"
   ctl health flags --all

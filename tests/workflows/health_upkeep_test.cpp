@@ -20,6 +20,15 @@ long long samplePartitions(const std::string& url) {
       .as<long long>();
 }
 
+// A node for the readings to come from.
+inventory::Id nodeNamed(inventory::Database& db, const std::string& chassis_serial) {
+  inventory::NodeSpec spec;
+  spec.chassis_serial = chassis_serial;
+  auto node = inventory::createNode(db, spec, "test");
+  ENGINE_REQUIRE_OK(node);
+  return node->id;
+}
+
 }  // namespace
 
 TEST_CASE("The health upkeep run keeps partitions ahead of the days and repeats on its interval",
@@ -65,10 +74,7 @@ TEST_CASE("The health upkeep run evaluates the rules on GPUs with new readings a
   options.interval = std::chrono::minutes(5);
   engine.registerWorkflow(workflows::gpuHealthUpkeepWorkflow(t.db, options));
 
-  inventory::NodeSpec spec;
-  spec.chassis_serial = "NODE-UPK-1";
-  auto node = inventory::createNode(*t.db, spec, "test");
-  ENGINE_REQUIRE_OK(node);
+  const inventory::Id node_id = nodeNamed(*t.db, "NODE-UPK-1");
   const auto now = std::chrono::floor<std::chrono::seconds>(clock->now());
   h::GpuSample pending;
   pending.serial = "GPU-UPK-0";
@@ -81,7 +87,7 @@ TEST_CASE("The health upkeep run evaluates the rules on GPUs with new readings a
   dbe.serial = "GPU-UPK-2";
   dbe.xids = {{48, now - std::chrono::minutes(2)}};
   ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(
-      *t.db, node->id, {now - std::chrono::minutes(1), {pending, fine, dbe}}, now));
+      *t.db, node_id, {now - std::chrono::minutes(1), {pending, fine, dbe}}, now));
 
   ENGINE_REQUIRE_OK(workflows::ensureHealthUpkeepRun(engine));
   auto ran = engine.runOnce();
@@ -118,10 +124,7 @@ TEST_CASE(
   namespace h = inventory::health;
   using namespace std::chrono_literals;
   auto t = engine_test::freshDb();
-  inventory::NodeSpec spec;
-  spec.chassis_serial = "NODE-LN-1";
-  auto node = inventory::createNode(*t.db, spec, "test");
-  ENGINE_REQUIRE_OK(node);
+  const inventory::Id node_id = nodeNamed(*t.db, "NODE-LN-1");
 
   // 20 days of one node's 8 GPUs, each with its own offset and a little noise; from day 10
   // GPU 3 gains 0.6 C a day against its mates, from day 15 GPU 5's PCIe link replays 100 times a
@@ -142,7 +145,7 @@ TEST_CASE(
           i == 5 && d >= 15 ? 100u * static_cast<unsigned>(d - 14) : 0u;
       batch.gpus.push_back(s);
     }
-    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node->id, batch, at + 1min));
+    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node_id, batch, at + 1min));
     ENGINE_REQUIRE_OK(inventory::rollUpHealth(*t.db, h::Seconds{day0 + std::chrono::days{d + 1}}));
   }
 
@@ -162,7 +165,7 @@ TEST_CASE(
   CHECK((*flags)[0].serial == "GPU-LN-3");
   CHECK((*flags)[0].rule == "learned.temperature");
   CHECK((*flags)[0].action == "rerun_burn_in");
-  CHECK((*flags)[0].reason.find("node " + std::to_string(node->id)) != std::string::npos);
+  CHECK((*flags)[0].reason.find("node " + std::to_string(node_id)) != std::string::npos);
   CHECK((*flags)[1].serial == "GPU-LN-5");
   CHECK((*flags)[1].rule == "learned.pcie_replays");
   CHECK((*flags)[1].reason.find("PCIe replays above the GPU's learned rate") != std::string::npos);
@@ -172,10 +175,7 @@ TEST_CASE("The flag evaluation finds a GPU idle while its node-mates work", "[he
   namespace h = inventory::health;
   using namespace std::chrono_literals;
   auto t = engine_test::freshDb();
-  inventory::NodeSpec spec;
-  spec.chassis_serial = "NODE-IDLE-1";
-  auto node = inventory::createNode(*t.db, spec, "test");
-  ENGINE_REQUIRE_OK(node);
+  const inventory::Id node_id = nodeNamed(*t.db, "NODE-IDLE-1");
   // 3 days of one node's 6 GPUs at 95-98% utilisation; GPU 2 at 0% from day 1 on. The daily
   // roll-ups (utilisation included) are built as the service builds them.
   const h::Days day0 = std::chrono::sys_days{std::chrono::year{2026} / 11 / 1};
@@ -189,7 +189,7 @@ TEST_CASE("The flag evaluation finds a GPU idle while its node-mates work", "[he
       s.gpu_utilization_pct = i == 2 && d >= 1 ? 0 : 95 + i % 4;
       batch.gpus.push_back(s);
     }
-    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node->id, batch, at + 1min));
+    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node_id, batch, at + 1min));
     ENGINE_REQUIRE_OK(inventory::rollUpHealth(*t.db, h::Seconds{day0 + std::chrono::days{d + 1}}));
   }
   // One reading a day stands for the day here (the policy asks for 360).
@@ -217,10 +217,7 @@ TEST_CASE("The flag evaluation reads an hour of PCIe replays from the hourly rol
   namespace h = inventory::health;
   using namespace std::chrono_literals;
   auto t = engine_test::freshDb();
-  inventory::NodeSpec spec;
-  spec.chassis_serial = "NODE-REPLAY-1";
-  auto node = inventory::createNode(*t.db, spec, "test");
-  ENGINE_REQUIRE_OK(node);
+  const inventory::Id node_id = nodeNamed(*t.db, "NODE-REPLAY-1");
   // A reading every 10 minutes for 3 hours; GPU 1's replay counter climbs 100 a reading in the
   // second hour (600 in the hour, 10 a minute), GPU 0's by 10 (1 a minute).
   const h::Seconds start{std::chrono::sys_days{std::chrono::year{2026} / 11 / 1} + 9h};
@@ -236,7 +233,7 @@ TEST_CASE("The flag evaluation reads an hour of PCIe replays from the hourly rol
       s.counters[static_cast<std::size_t>(h::Counter::kPcieReplayErrors)] = replays[i];
       batch.gpus.push_back(s);
     }
-    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node->id, batch, at + 1min));
+    ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(*t.db, node_id, batch, at + 1min));
   }
   const h::Seconds now = start + 3h + 5min;
   ENGINE_REQUIRE_OK(inventory::rollUpHealth(*t.db, now));
@@ -266,16 +263,13 @@ TEST_CASE("The health upkeep run keeps the history on the health clock when it i
   options.health_clock = health_clock;
   engine.registerWorkflow(workflows::gpuHealthUpkeepWorkflow(t.db, options));
 
-  inventory::NodeSpec spec;
-  spec.chassis_serial = "NODE-UPK-FAST";
-  auto node = inventory::createNode(*t.db, spec, "test");
-  ENGINE_REQUIRE_OK(node);
+  const inventory::Id node_id = nodeNamed(*t.db, "NODE-UPK-FAST");
   const auto health_now = std::chrono::floor<std::chrono::seconds>(health_clock->now());
   h::GpuSample sample;
   sample.serial = "GPU-UPK-FAST";
   sample.temperature_c = 61;
   ENGINE_REQUIRE_OK(inventory::ingestHealthBatch(
-      *t.db, node->id, {health_now - std::chrono::hours(48), {sample}}, health_now));
+      *t.db, node_id, {health_now - std::chrono::hours(48), {sample}}, health_now));
 
   ENGINE_REQUIRE_OK(workflows::ensureHealthUpkeepRun(engine));
   auto ran = engine.runOnce();

@@ -31,6 +31,12 @@ Result<std::string> optionalText(const http::FieldReader& in, std::string_view n
   return v ? trimmed(*v) : std::string();
 }
 
+// `clock`'s now to the second (the system clock's when null).
+inventory::health::Seconds secondsOn(const std::shared_ptr<workflows::Clock>& clock) {
+  return std::chrono::floor<std::chrono::seconds>(clock ? clock->now()
+                                                        : std::chrono::system_clock::now());
+}
+
 }  // namespace
 
 std::string trimmed(std::string_view s) {
@@ -72,13 +78,11 @@ Result<inventory::PageRequest> pageRequest(const http::Request& request) {
 }
 
 inventory::health::Seconds requestTime(const ApiContext& ctx) {
-  const auto now = ctx.clock ? ctx.clock->now() : std::chrono::system_clock::now();
-  return std::chrono::floor<std::chrono::seconds>(now);
+  return secondsOn(ctx.clock);
 }
 
 inventory::health::Seconds healthTime(const ApiContext& ctx) {
-  const auto now = ctx.health_clock ? ctx.health_clock->now() : std::chrono::system_clock::now();
-  return std::chrono::floor<std::chrono::seconds>(now);
+  return secondsOn(ctx.health_clock);
 }
 
 std::string actorOf(const http::Request& request) {

@@ -133,23 +133,24 @@ agent::ServiceClientOptions clientOptions(const AgentLaunch& launch, BootRun& ru
 
 using WallClock = std::function<std::chrono::system_clock::time_point()>;
 
+// `scale` seconds pass each real second from `epoch` on (common/scaled_time.hpp).
+WallClock scaledClock(std::chrono::system_clock::time_point epoch, double scale) {
+  return
+      [epoch, scale] { return common::scaledTime(epoch, scale, std::chrono::system_clock::now()); };
+}
+
 // The degradation faults count days on the fleet's clock: `timeScale` simulated seconds pass
 // each real second from the boot on.
 WallClock fleetClock(double timeScale) {
-  const auto booted = std::chrono::system_clock::now();
-  const double scale = timeScale > 0 ? timeScale : 1;
-  return [booted, scale] {
-    return common::scaledTime(booted, scale, std::chrono::system_clock::now());
-  };
+  return scaledClock(std::chrono::system_clock::now(), timeScale > 0 ? timeScale : 1);
 }
 
 // The fleet's health clock (BootSettings::healthClockScale): one epoch for every host and the
 // service, so that all agree on the time.
 WallClock healthClock(const AgentLaunch& launch) {
-  const std::chrono::system_clock::time_point epoch{std::chrono::seconds{launch.healthClockEpoch}};
-  const double scale = launch.healthClockScale;
-  return
-      [epoch, scale] { return common::scaledTime(epoch, scale, std::chrono::system_clock::now()); };
+  return scaledClock(
+      std::chrono::system_clock::time_point{std::chrono::seconds{launch.healthClockEpoch}},
+      launch.healthClockScale);
 }
 
 // A new driver epoch each boot, as /proc/sys/kernel/random/boot_id gives a real host.
