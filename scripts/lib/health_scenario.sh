@@ -21,7 +21,7 @@
 # No other GPU is flagged. Exit 1 unless exactly so. The demo configures no scheduler, so a drain
 # is granted at once (docs/health.md, "Actions").
 
-HEALTH_SCALE=${DEMO_HEALTH_SCALE:-2880}
+HEALTH_SCALE=${DEMO_HEALTH_SCALE:-2880}  # the test suite runs at 1440 (tests/CMakeLists.txt)
 
 # The degrading GPUs' nodes: the first two that are neither the mismatch nor the slow one.
 health_scenario_setup() {
