@@ -64,14 +64,14 @@ constexpr Query kFlagActionStarted{"gpu_flag_action_started", R"(
 constexpr Query kFlagsToRelease{"gpu_flags_to_release", "SELECT " INVENTORY_FLAG_COLUMNS R"(
     FROM gpu_flags
    WHERE state = 'cleared' AND action_at IS NOT NULL AND released_at IS NULL
-     AND action IN ('drain', 'rma_candidate', 'reset_at_idle') AND node_id IS NOT NULL
+     AND action IN ('drain', 'rma_candidate', 'reset_at_idle', 'rerun_burn_in') AND node_id IS NOT NULL
    ORDER BY id LIMIT 1000)"};
 // The other flags that hold node $1 drained: their drain started and nobody cleared them. The
 // actions are those of workflows::actionDrainsNode.
 constexpr Query kFlagsHoldingNode{"gpu_flags_holding_node", R"(
   SELECT id FROM gpu_flags
    WHERE node_id = $1 AND id <> $2 AND state <> 'cleared' AND action_at IS NOT NULL
-     AND action IN ('drain', 'rma_candidate', 'reset_at_idle')
+     AND action IN ('drain', 'rma_candidate', 'reset_at_idle', 'rerun_burn_in')
    ORDER BY id)"};
 constexpr Query kFlagReleased{"gpu_flag_released", R"(
   UPDATE gpu_flags SET released_at = $2::timestamptz, release_run_id = $3

@@ -27,6 +27,8 @@ ResidentTask taskFromRow(const pqxx::row& row) {
   t.delivered_at = detail::text(row[9]);
   t.finished_at = detail::text(row[10]);
   t.done_at = detail::text(row[11]);
+  t.spec_json = detail::text(row[12]);
+  t.verdict_json = detail::text(row[13]);
   return t;
 }
 
@@ -39,14 +41,14 @@ common::Error taskNotFound(Id task_id) {
 
 common::Result<ResidentTask> queueResidentTask(Database& db, const ResidentTaskDraft& draft,
                                                health::Seconds now) {
-  if (draft.kind != kResidentGpuReset) {
+  if (draft.kind != kResidentGpuReset && draft.kind != kResidentBurnIn) {
     return common::fail(
         common::invalidArgument("invalid_kind", "no resident task kind " + draft.kind, "kind"));
   }
   return detail::withTransaction(
       db, "queue_resident_task", [&](Tx& tx) -> common::Result<ResidentTask> {
         auto rows = tx.exec(detail::kQueueResidentTask, draft.node_id, draft.kind, draft.gpu_serial,
-                            draft.flag_id, draft.run_id, detail::sqlTime(now));
+                            draft.flag_id, draft.run_id, detail::sqlTime(now), draft.spec_json);
         return taskFromRow(rows.at(0));
       });
 }
@@ -69,14 +71,15 @@ common::Result<std::vector<ResidentTask>> deliverResidentTasks(Database& db, Id 
 common::Result<ResidentTask> finishResidentTask(Database& db, Id node_id, Id task_id,
                                                 bool succeeded, const std::string& message,
                                                 std::optional<health::Seconds> done_at,
-                                                health::Seconds now) {
+                                                health::Seconds now,
+                                                const std::optional<std::string>& verdict_json) {
   std::optional<std::string> done_text;
   if (done_at) done_text = detail::sqlTime(*done_at);
   const std::string state = succeeded ? "succeeded" : "failed";
   return detail::withTransaction(
       db, "finish_resident_task", [&](Tx& tx) -> common::Result<ResidentTask> {
         auto rows = tx.exec(detail::kFinishResidentTask, task_id, node_id, state, message,
-                            detail::sqlTime(now), done_text);
+                            detail::sqlTime(now), done_text, verdict_json);
         if (!rows.empty()) return taskFromRow(rows[0]);
         auto found = tx.exec(detail::kGetResidentTask, task_id);
         if (found.empty()) return common::fail(taskNotFound(task_id));
@@ -113,6 +116,27 @@ common::Result<std::vector<ResidentTask>> listResidentTasks(Database& db, Id nod
                               out.push_back(taskFromRow(row));
                             }
                             return out;
+                          });
+}
+
+common::Result<std::optional<ResidentTask>> openBurnIn(Database& db, Id node_id) {
+  return detail::withRead(db, "open_resident_burn_in",
+                          [&](Tx& tx) -> common::Result<std::optional<ResidentTask>> {
+                            auto rows = tx.exec(detail::kOpenBurnIn, node_id);
+                            if (rows.empty()) return std::optional<ResidentTask>{};
+                            return std::optional<ResidentTask>{taskFromRow(rows[0])};
+                          });
+}
+
+common::Result<std::optional<health::Seconds>> lastJudgedBurnIn(Database& db, Id node_id) {
+  return detail::withRead(db, "last_judged_burn_in",
+                          [&](Tx& tx) -> common::Result<std::optional<health::Seconds>> {
+                            auto rows = tx.exec(detail::kLastJudgedBurnIn, node_id);
+                            if (rows.empty() || rows[0][0].is_null()) {
+                              return std::optional<health::Seconds>{};
+                            }
+                            return std::optional<health::Seconds>{
+                                health::Seconds{std::chrono::seconds{rows[0][0].as<long long>()}}};
                           });
 }
 

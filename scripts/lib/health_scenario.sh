@@ -11,9 +11,11 @@
 #
 # Two GPUs degrade from their first reading in service on:
 # 1. One's corrected ECC errors grow (450 the first day, 300 more each day after); on its 4th day
-#    in service a row remap fails. Expected: flagged by a trend rule before the failure; then
-#    nvidia.remap_failure -> its node drained through the scheduler hook and the GPU an RMA
-#    candidate; the node stays drained.
+#    in service a row remap fails. Expected: flagged by a trend rule before the failure, whose
+#    rerun_burn_in action drains the node for a burn-in by its resident agent (a short one passes:
+#    the flag is cleared and the node given back; later rerun_burn_in flags of the node wait for
+#    an operator, the node having been burned in lately); then nvidia.remap_failure -> its node
+#    drained through the scheduler hook and the GPU an RMA candidate; the node stays drained.
 # 2. The other's temperature creeps (+4 C a day under load); on its 6.5th day a row remap waits for
 #    a GPU reset. Expected: flagged against its rack's peers before that; then nvidia.remap_pending
 #    -> reset at idle: drained, the GPU reset by the node's resident agent, a reading after the
@@ -115,6 +117,29 @@ health_action_story() {
   rack_api GET "/workflows/runs/$(jq -r .id <<<"$2")" | jq -r '.events[] | "    \(.kind): \(.message)"'
 }
 
+# health_burn_ins FLAGS: each burn-in rerun (gpu_flag_burn_in run) with its story, and the nodes'
+# resident tasks; fails unless the ECC GPU's early warning got one and every one ended in a verdict.
+health_burn_ins() {
+  local runs run flag nodes bad=0
+  runs=$(rack_api GET "/workflows/runs?kind=gpu_flag_burn_in&limit=200")
+  while read -r run; do
+    [ -n "$run" ] || continue
+    flag=$(jq -c --arg s "$(jq -r .subject <<<"$run")" '.items[] | select("gpu_flag:\(.id)" == $s)' <<<"$1")
+    health_action_story "$flag" "$run"
+    jq -e '.state == "succeeded"' <<<"$run" >/dev/null ||
+      { echo "burn-in run $(jq -r .id <<<"$run") ended $(jq -r .state <<<"$run")" >&2; bad=1; }
+  done < <(jq -c '.items | sort_by(.id) | .[]' <<<"$runs")
+  for node in $(jq -r '[.items[].node_id] | unique | .[]' <<<"$runs"); do
+    echo "node $node's resident tasks (provisionerctl nodes resident-tasks $node):"
+    ctl nodes resident-tasks "$node"
+  done
+  echo "rerun_burn_in flags left to an operator (their node burned in within the cooldown):" \
+    "$(jq '[.items[] | select(.action == "rerun_burn_in" and .state == "open" and .action_at == null)] | length' <<<"$1")"
+  jq -e --arg s "$ECC_SERIAL" '[.items[] | select(.serial == $s and .action == "rerun_burn_in" and .action_at != null)] | length > 0' \
+    <<<"$1" >/dev/null || { echo "GPU $ECC_SERIAL's early warning got no burn-in rerun" >&2; bad=1; }
+  return "$bad"
+}
+
 health_scenario() {
   local fail=0 deadline flags line last= hot_node failure pending run tasks others
   ECC_SERIAL=$(jq -r --arg id "$(printf 'r01-n%02d' "$ECC_NODE")" --argjson g "$ECC_GPU" \
@@ -155,6 +180,10 @@ health_scenario() {
   fi
 
   echo
+  echo "== The burn-in reruns: a rerun_burn_in flag drains its node, the resident agent runs the quick check's plan (no reboot), the service judges"
+  health_burn_ins "$flags" || fail=1
+
+  echo
   echo "== GPU $HOT_SERIAL: creeping temperature, then a pending row remap"
   health_days "$HOT_SERIAL"
   health_flagged_before "$flags" "$HOT_SERIAL" nvidia.remap_pending || fail=1
@@ -177,6 +206,6 @@ health_scenario() {
   others=$(jq -r --arg a "$ECC_SERIAL" --arg b "$HOT_SERIAL" \
     '[.items[] | select(.serial != $a and .serial != $b) | "\(.serial) \(.rule)"] | join(", ")' <<<"$flags")
   [ -z "$others" ] || { echo "other GPUs flagged: $others" >&2; fail=1; }
-  [ "$fail" -eq 0 ] && echo && echo "Scenario as expected: both GPUs flagged before they failed; one node drained with an RMA candidate, the other reset at idle and back in service; no other flag."
+  [ "$fail" -eq 0 ] && echo && echo "Scenario as expected: both GPUs flagged before they failed; the ECC GPU's early warning burned its node in again; one node drained with an RMA candidate, the other reset at idle and back in service; no other flag."
   return "$fail"
 }

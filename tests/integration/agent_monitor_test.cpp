@@ -262,6 +262,29 @@ TEST_CASE("Batches refused for the credential stay queued until the node is enro
   CHECK(readingsOf(m.svc, "SIM-REV-GPU0").size() == 3);
 }
 
+namespace {
+
+// What a gpu_flag_* run writes first: its resident task of `kind` for GPU `serial`.
+inventory::ResidentTask queuedTask(EnrolledMonitor& m, const char* kind, const std::string& serial,
+                                   const std::string& spec_json = "{}") {
+  inventory::NewWorkflowRun run;
+  run.kind = "gpu_flag_test";
+  run.subject = std::string("gpu_flag:monitor-test-") + kind;
+  run.step = "act";
+  run.node_id = m.node;
+  run.now = std::chrono::system_clock::now();
+  auto created = inventory::createWorkflowRun(m.svc.db(), run);
+  REQUIRE(created);
+  inventory::ResidentTaskDraft draft{m.node, kind, serial, std::nullopt, created->run.id};
+  draft.spec_json = spec_json;
+  auto task = inventory::queueResidentTask(m.svc.db(), draft,
+                                           std::chrono::floor<std::chrono::seconds>(m.time.t));
+  REQUIRE(task);
+  return *task;
+}
+
+}  // namespace
+
 TEST_CASE(
     "The monitor carries out the GPU reset the service hands it, and the next reading shows it",
     "[integration][agent][monitor][reset]") {
@@ -279,19 +302,7 @@ TEST_CASE(
   CHECK(before->remap_pending);
 
   // What a gpu_flag_reset run writes first.
-  inventory::NewWorkflowRun run;
-  run.kind = "gpu_flag_reset";
-  run.subject = "gpu_flag:monitor-test";
-  run.step = "reset";
-  run.node_id = m.node;
-  run.now = std::chrono::system_clock::now();
-  auto created = inventory::createWorkflowRun(m.svc.db(), run);
-  REQUIRE(created);
-  auto task = inventory::queueResidentTask(
-      m.svc.db(),
-      {m.node, inventory::kResidentGpuReset, "SIM-RST-GPU1", std::nullopt, created->run.id},
-      std::chrono::floor<std::chrono::seconds>(m.time.t));
-  REQUIRE(task);
+  const auto task = queuedTask(m, inventory::kResidentGpuReset, "SIM-RST-GPU1");
 
   // The next batch's answer hands it over; the one after shows the remap applied.
   auto totals = m.run(2);
@@ -300,7 +311,7 @@ TEST_CASE(
   CHECK(totals.tasks == 1);
   CHECK(m.gpus->resets(1) == 1);
   CHECK(m.gpus->resets(0) == 0);
-  auto finished = inventory::getResidentTask(m.svc.db(), task->id);
+  auto finished = inventory::getResidentTask(m.svc.db(), task.id);
   REQUIRE(finished);
   CHECK(finished->state == "succeeded");
   CHECK(finished->message == "GPU reset; no row remap pending");
@@ -309,9 +320,49 @@ TEST_CASE(
   CHECK_FALSE(after->remap_pending);
   // Dated on the node's clock, as the readings are (the test's node runs 20 minutes behind).
   CHECK(*after->last_sample > *inventory::health::parseUtc(finished->done_at));
-  CHECK_FALSE(fs::exists(m.state.path / "tasks" / std::to_string(task->id)));
+  CHECK_FALSE(fs::exists(m.state.path / "tasks" / std::to_string(task.id)));
 
   // Later answers no longer list it: nothing is reset again.
   m.run(2);
   CHECK(m.gpus->resets(1) == 1);
+}
+
+TEST_CASE("The monitor reruns the burn-in the service hands it; the service judges the result",
+          "[integration][agent][monitor][burn_in]") {
+  EnrolledMonitor m("SIM-BIN");
+  // GPU 1 computes at half speed: the verdict must name it.
+  auto config = agent::parseSimConfigText(R"({"host_serial": "SIM-BIN", "gpus": 4,
+      "in_service_load": true, "faults": [{"gpu": 1, "kind": "slow_compute", "factor": 0.5}]})");
+  REQUIRE(config);
+  auto sim = agent::SimulatedGpuBackend::create(*config);
+  REQUIRE(sim);
+  m.gpus = std::move(sim).value();
+  auto plan = agent::defaultBurnInPlan();
+  for (auto& test : plan.tests) test.duration_s = 1;
+  const json spec = {{"plan", agent::toJson(plan)}, {"expected_gpus", 4}};
+  const auto task = queuedTask(m, inventory::kResidentBurnIn, "SIM-BIN-GPU1", spec.dump());
+
+  auto totals = m.run(1);
+  INFO(m.log);
+  CHECK(totals.sent == 1);
+  CHECK(totals.tasks == 1);
+  auto finished = inventory::getResidentTask(m.svc.db(), task.id);
+  REQUIRE(finished);
+  // The agent ran it; the service judged it failed, with the GPU's figures.
+  CHECK(finished->state == "failed");
+  CHECK(finished->message.find("SIM-BIN-GPU1") != std::string::npos);
+  const auto verdict = json::parse(finished->verdict_json);
+  CHECK(verdict["passed"] == false);
+  bool named = false;
+  for (const auto& f : verdict["failures"]) {
+    if (f["gpu_serial"] == "SIM-BIN-GPU1" && f["check"] == "compute") named = true;
+    CHECK(f["gpu_serial"] == "SIM-BIN-GPU1");  // the healthy GPUs pass
+  }
+  CHECK(named);
+  // The operators' listing shows the verdict; the journal is gone, nothing runs twice.
+  auto listed = m.svc.get("/api/v1/nodes/" + std::to_string(m.node) + "/resident-tasks", "viewer");
+  REQUIRE(listed.status == 200);
+  CHECK(listed.json()["items"][0]["verdict"]["passed"] == false);
+  CHECK_FALSE(fs::exists(m.state.path / "tasks" / std::to_string(task.id)));
+  CHECK(m.run(1).tasks == 0);
 }

@@ -6,6 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "agent/agent_main.hpp"
+#include "agent/runner.hpp"
+#include "agent/sim_backend.hpp"
 #include "boot_test_support.hpp"
 #include "integration/inventory_agent_test_support.hpp"
 #include "inventory/decommissions.hpp"
@@ -78,8 +81,10 @@ json credentials(ServiceFixture& svc, const Node& n) {
   return r.json()["items"];
 }
 
-// A GPU reset for the node's agent, as a gpu_flag_reset run writes it (its intent).
-inventory::Id resetTask(ServiceFixture& svc, const Node& n, const std::string& serial) {
+// A task for the node's agent, as a gpu_flag_reset (gpu_flag_burn_in) run writes it (its intent).
+inventory::Id residentTask(ServiceFixture& svc, const Node& n, const std::string& serial,
+                           const char* kind = inventory::kResidentGpuReset,
+                           const std::string& spec_json = "{}") {
   inventory::NewWorkflowRun run;
   run.kind = "gpu_flag_reset";
   run.subject = "gpu_flag:test-" + serial;
@@ -88,9 +93,10 @@ inventory::Id resetTask(ServiceFixture& svc, const Node& n, const std::string& s
   run.now = std::chrono::system_clock::now();
   auto created = inventory::createWorkflowRun(svc.db(), run);
   REQUIRE(created);
+  inventory::ResidentTaskDraft draft{n.id, kind, serial, std::nullopt, created->run.id};
+  draft.spec_json = spec_json;
   auto task = inventory::queueResidentTask(
-      svc.db(), {n.id, inventory::kResidentGpuReset, serial, std::nullopt, created->run.id},
-      std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
+      svc.db(), draft, std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
   REQUIRE(task);
   return task->id;
 }
@@ -250,7 +256,7 @@ TEST_CASE("a resident task is handed over with the batch's answer and reported b
   REQUIRE(quiet.status == 200);
   CHECK(quiet.json()["tasks"] == json::array());
 
-  const auto task = resetTask(svc, a, "GPU-RT-A0");
+  const auto task = residentTask(svc, a, "GPU-RT-A0");
   auto told = report(svc, a, cred_a, batch("GPU-RT-A0", std::chrono::seconds{30}));
   REQUIRE(told.status == 200);
   REQUIRE(told.json()["tasks"].size() == 1);
@@ -295,4 +301,69 @@ TEST_CASE("a resident task is handed over with the batch's answer and reported b
   listed = svc.get(a.nodePath("/resident-tasks"), "viewer");
   CHECK(listed.json()["items"][0]["message"] == "GPU reset; no row remap pending");
   CHECK_FALSE(listed.json()["items"][0]["finished_at"].is_null());
+}
+
+TEST_CASE("a resident burn-in's report is judged by the service; a bad one is refused whole",
+          "[integration][api][health][credential][burn_in]") {
+  ServiceFixture svc;
+  auto a = burningIn(svc, "RB-A");
+  const std::string cred = enroll(svc, a);
+  auto plan = agent::defaultBurnInPlan();
+  for (auto& test : plan.tests) test.duration_s = 1;
+  const json spec = {{"plan", agent::toJson(plan)}, {"expected_gpus", 2}};
+  const auto task = residentTask(svc, a, "RB-A-GPU0", inventory::kResidentBurnIn, spec.dump());
+
+  // Handed over with its plan.
+  auto told = report(svc, a, cred, batch("RB-A-GPU0", std::chrono::seconds{30}));
+  REQUIRE(told.status == 200);
+  REQUIRE(told.json()["tasks"].size() == 1);
+  CHECK(told.json()["tasks"][0]["kind"] == "burn_in");
+  CHECK(told.json()["tasks"][0]["plan"] == spec["plan"]);
+
+  // What the agent sends: the plan run on two simulated GPUs, and their facts.
+  auto sim = agent::SimulatedGpuBackend::create(
+      *agent::parseSimConfigText(R"({"host_serial": "RB-A", "gpus": 2, "in_service_load": true})"));
+  REQUIRE(sim);
+  auto gpus = (*sim)->discover();
+  REQUIRE(gpus);
+  const auto result =
+      agent::runBurnIn(task, plan, **sim, *gpus, [](const agent::Progress&) { return true; });
+  agent::Facts facts;
+  facts.agent_version = std::string(agent::kAgentVersion);
+  facts.backend = "simulated";
+  facts.gpus = *gpus;
+  const json ran = {{"status", "succeeded"},
+                    {"message", "burn-in ran"},
+                    {"result", agent::toJson(result)},
+                    {"facts", agent::toJson(facts)}};
+
+  // Refused with the field named, and nothing recorded: no result, a damaged one, another
+  // task's result.
+  json without = ran;
+  without.erase("result");
+  auto missing = taskResult(svc, a, task, cred, without.dump());
+  CHECK(missing.status == 400);
+  CHECK(missing.json()["field"] == "result");
+  json damaged = ran;
+  damaged["result"]["measurements"][0]["value"] = "fast";
+  auto bad = taskResult(svc, a, task, cred, damaged.dump());
+  CHECK(bad.status == 400);
+  CHECK(bad.json()["field"].get<std::string>().rfind("result.measurements[0]", 0) == 0);
+  json other = ran;
+  other["result"]["task_id"] = task + 1000;
+  auto stranger = taskResult(svc, a, task, cred, other.dump());
+  CHECK(stranger.status == 400);
+  CHECK(stranger.json()["field"] == "result.task_id");
+  auto listed = svc.get(a.nodePath("/resident-tasks"), "viewer");
+  CHECK(listed.json()["items"][0]["state"] == "delivered");
+
+  // Judged: two healthy GPUs pass; the verdict is kept with the task.
+  auto judged = taskResult(svc, a, task, cred, ran.dump());
+  INFO(judged.body);
+  REQUIRE(judged.status == 200);
+  CHECK(judged.json()["state"] == "succeeded");
+  CHECK(judged.json()["message"].get<std::string>().rfind("burn-in passed", 0) == 0);
+  CHECK(judged.json()["verdict"]["passed"] == true);
+  // A retry after a lost answer is judged the same and taken.
+  CHECK(taskResult(svc, a, task, cred, ran.dump()).status == 200);
 }

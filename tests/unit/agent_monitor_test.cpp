@@ -302,3 +302,70 @@ TEST_CASE("a resident GPU reset applies the pending remap once, journaled across
   CHECK_FALSE(unknown.succeeded);
   CHECK((*sim)->resets(0) == 0);
 }
+
+namespace {
+
+// The plan a gpu_flag_burn_in run sends: the default plan, each test a second.
+nlohmann::json shortPlan() {
+  auto plan = agent::defaultBurnInPlan();
+  for (auto& test : plan.tests) test.duration_s = 1;
+  return agent::toJson(plan);
+}
+
+}  // namespace
+
+TEST_CASE("a resident burn-in runs the plan on every GPU once and hands the result back",
+          "[agent][monitor][burn_in]") {
+  TempDir dir;
+  auto config = agent::parseSimConfigText(
+      R"({"gpus": 2, "in_service_load": true,
+          "faults": [{"gpu": 1, "kind": "slow_compute", "factor": 0.5}]})");
+  REQUIRE(config);
+  auto sim = agent::SimulatedGpuBackend::create(*config);
+  REQUIRE(sim);
+  auto gpus = (*sim)->discover();
+  REQUIRE(gpus);
+  const auto kNow = std::chrono::system_clock::time_point{} + std::chrono::hours{24 * 20000};
+
+  const agent::ResidentTaskOrder order{51, "burn_in", (*gpus)[1].serial, shortPlan()};
+  auto done = agent::carryOutResidentTask(dir.path, order, *gpus, **sim, kNow);
+  INFO(done.message);
+  // "succeeded" says it ran: the verdict is the service's.
+  CHECK(done.succeeded);
+  const auto& result = done.details.at("result");
+  CHECK(result.at("task_id") == 51);
+  const auto plan = agent::parseBurnInPlan(shortPlan());
+  REQUIRE(plan);
+  // One figure per test and GPU (peer bandwidth: a ring of the 2 GPUs, a copy from each).
+  CHECK(result.at("measurements").size() == plan->tests.size() * 2);
+  CHECK(result.at("health").size() == 2);
+  auto facts = agent::parseFacts(done.details.at("facts"));
+  REQUIRE(facts);
+  CHECK(facts->gpus.size() == 2);
+  CHECK(facts->backend == "simulated");
+
+  // Handed over again (the report was lost): the journaled result, not a second run; a
+  // different plan in the order changes nothing.
+  auto one_test = agent::defaultBurnInPlan();
+  one_test.tests.resize(1);
+  auto again = agent::carryOutResidentTask(
+      dir.path, {51, "burn_in", (*gpus)[1].serial, agent::toJson(one_test)}, *gpus, **sim,
+      kNow + std::chrono::minutes{5});
+  CHECK(again.succeeded);
+  CHECK(again.details == done.details);
+  CHECK(again.done_at == done.done_at);
+
+  // Killed midway ("started" journaled): run again from the start.
+  { std::ofstream(dir.path / "tasks" / "52") << "started"; }
+  auto resumed = agent::carryOutResidentTask(
+      dir.path, {52, "burn_in", (*gpus)[0].serial, agent::toJson(one_test)}, *gpus, **sim, kNow);
+  CHECK(resumed.succeeded);
+  CHECK(resumed.details.at("result").at("measurements").size() == 2);
+
+  // A plan this agent cannot run fails the task with the reason, and nothing runs.
+  auto bad = agent::carryOutResidentTask(
+      dir.path, {53, "burn_in", (*gpus)[0].serial, {{"tests", "all of them"}}}, *gpus, **sim, kNow);
+  CHECK_FALSE(bad.succeeded);
+  CHECK(bad.message.find("plan") != std::string::npos);
+  CHECK(bad.details.empty());
+}

@@ -48,12 +48,17 @@ TEST_CASE("an operator's acknowledgement or clearing, or a started action, means
   CHECK(planFlagAction(started, "ready") == FlagActionPlan::kNone);
 }
 
-TEST_CASE(
-    "watch needs nothing; reset_at_idle gets a reset run; rerun_burn_in waits for an operator",
-    "[health][flags][actions]") {
+TEST_CASE("watch needs nothing; reset_at_idle gets a reset run; rerun_burn_in a burn-in run",
+          "[health][flags][actions]") {
   CHECK(planFlagAction(openFlag("watch"), "ready") == FlagActionPlan::kNone);
   CHECK(planFlagAction(openFlag("reset_at_idle"), "ready") == FlagActionPlan::kResetAtIdle);
-  CHECK(planFlagAction(openFlag("rerun_burn_in"), "ready") == FlagActionPlan::kPendingManual);
+  CHECK(planFlagAction(openFlag("rerun_burn_in"), "ready") == FlagActionPlan::kRerunBurnIn);
+  CHECK(planFlagAction(openFlag("rerun_burn_in"), "decommissioning") == FlagActionPlan::kNodeOut);
+  // A node burned in lately: the flag waits for an operator; other actions go on regardless.
+  CHECK(planFlagAction(openFlag("rerun_burn_in"), "ready", true) ==
+        FlagActionPlan::kBurnedInLately);
+  CHECK(planFlagAction(openFlag("reset_at_idle"), "ready", true) == FlagActionPlan::kResetAtIdle);
+  CHECK(planFlagAction(openFlag("rma_candidate"), "ready", true) == FlagActionPlan::kDrain);
   auto acked = openFlag("reset_at_idle");
   acked.state = "acknowledged";
   CHECK(planFlagAction(acked, "ready") == FlagActionPlan::kNone);
@@ -62,7 +67,7 @@ TEST_CASE(
   CHECK(planFlagAction(nowhere, "ready") == FlagActionPlan::kNoNode);
   CHECK(planFlagAction(openFlag("reset_at_idle"), "retired") == FlagActionPlan::kNodeOut);
   CHECK(workflows::actionDrainsNode("reset_at_idle"));
-  CHECK_FALSE(workflows::actionDrainsNode("rerun_burn_in"));
+  CHECK(workflows::actionDrainsNode("rerun_burn_in"));
   CHECK_FALSE(workflows::actionDrainsNode("watch"));
 }
 
@@ -145,7 +150,7 @@ TEST_CASE("a cleared flag whose action drained the node gives it back unless hel
           "[health][flags][actions]") {
   using workflows::decideFlagRelease;
   using workflows::FlagReleaseDecision;
-  for (const char* action : {"drain", "rma_candidate", "reset_at_idle"}) {
+  for (const char* action : {"drain", "rma_candidate", "reset_at_idle", "rerun_burn_in"}) {
     auto flag = openFlag(action);
     flag.state = "cleared";
     flag.action_at = "2026-12-04T21:00:00Z";
@@ -158,8 +163,42 @@ TEST_CASE("a cleared flag whose action drained the node gives it back unless hel
   auto never_drained = openFlag("reset_at_idle");
   never_drained.state = "cleared";
   CHECK(decideFlagRelease(never_drained, {}, "ready") == FlagReleaseDecision::kNothing);
-  auto burn_in = openFlag("rerun_burn_in");
-  burn_in.state = "cleared";
-  burn_in.action_at = "2026-12-04T21:00:00Z";
-  CHECK(decideFlagRelease(burn_in, {}, "ready") == FlagReleaseDecision::kNothing);
+  auto watched = openFlag("watch");
+  watched.state = "cleared";
+  watched.action_at = "2026-12-04T21:00:00Z";
+  CHECK(decideFlagRelease(watched, {}, "ready") == FlagReleaseDecision::kNothing);
+}
+
+TEST_CASE("a failed burn-in rerun flags each GPU its verdict names, once, as an RMA candidate",
+          "[health][flags][actions][burn_in]") {
+  const auto verdict = nlohmann::json::parse(R"json({"passed": false, "failures": [
+      {"gpu_serial": "GPU-3", "check": "compute", "reason": "below_threshold", "value": 401.5,
+       "message": "GPU GPU-3 compute 401.5 TFLOP/s is below 90% of nominal 989"},
+      {"gpu_serial": "GPU-3", "check": "ecc", "reason": "ecc_corrected_excess", "value": 700,
+       "message": "GPU GPU-3 had 700 corrected ECC errors during burn-in (limit 100)"},
+      {"gpu_serial": "GPU-5", "check": "thermal", "reason": "thermal", "value": 92,
+       "message": "GPU GPU-5 reached 92 C"},
+      {"gpu_serial": "", "check": "agent", "reason": "agent_error", "value": null,
+       "message": "the agent could not run the task: no GPUs found"}]})json");
+  const inventory::health::Seconds at{std::chrono::seconds{1800000000}};
+  const auto drafts = workflows::burnInFailureFlags(verdict, 12, 40, at);
+  REQUIRE(drafts.size() == 2);
+  CHECK(drafts[0].serial == "GPU-3");
+  CHECK(drafts[0].rule == "burn_in.rerun_failed");
+  CHECK(drafts[0].action == inventory::health::FlagAction::kRmaCandidate);
+  CHECK(drafts[0].severity == inventory::health::FlagSeverity::kCritical);
+  CHECK(drafts[0].node_id == 12);
+  CHECK(drafts[0].raised_at == at);
+  CHECK(drafts[0].reason ==
+        "failed the burn-in rerun (resident task 40): GPU GPU-3 compute 401.5 TFLOP/s is below "
+        "90% of nominal 989");
+  const auto evidence = nlohmann::json::parse(drafts[0].evidence_json);
+  CHECK(evidence["check"] == "compute");
+  CHECK(evidence["task_id"] == 40);
+  CHECK(drafts[1].serial == "GPU-5");
+  // A passed verdict, or none, flags nothing.
+  CHECK(workflows::burnInFailureFlags(nlohmann::json::parse(R"({"passed": true, "failures": []})"),
+                                      12, 40, at)
+            .empty());
+  CHECK(workflows::burnInFailureFlags(nlohmann::json(), 12, 40, at).empty());
 }

@@ -17,6 +17,8 @@
 
 namespace {
 
+const workflows::Duration kCooldown = workflows::HealthUpkeepOptions{}.burn_in_cooldown;
+
 using nlohmann::json;
 namespace h = inventory::health;
 
@@ -179,7 +181,7 @@ TEST_CASE("a raised drain flag drains its node once through the scheduler hook",
   // started one again) sends nothing either.
   clock->advance(std::chrono::minutes(6));
   engine_test::drain(engine);
-  auto again = workflows::startFlagActions(*t.db, upkeep.start_run);
+  auto again = workflows::startFlagActions(*t.db, upkeep.start_run, clock->now(), kCooldown);
   ENGINE_REQUIRE_OK(again);
   CHECK(again->started == 0);
   workflows::StartRequest retry;
@@ -228,7 +230,8 @@ TEST_CASE("a drain run resumed after it recorded the action drains the node, onc
   REQUIRE(*marked);
   // The upkeep's next pass plans nothing for it (the action has started) ...
   auto pass = workflows::startFlagActions(
-      *t.db, [&engine](const workflows::StartRequest& r) { return engine.start(r); });
+      *t.db, [&engine](const workflows::StartRequest& r) { return engine.start(r); }, clock->now(),
+      kCooldown);
   ENGINE_REQUIRE_OK(pass);
   CHECK(pass->started == 0);
   // ... and the resumed run does not skip the drain: one request.
@@ -260,7 +263,7 @@ TEST_CASE("clearing the flags that drained a node gives it back once, when nothi
     drafts.push_back(readingAndDrainDraft(*t.db, node->id, serial, now));
   }
   ENGINE_REQUIRE_OK(inventory::raiseFlags(*t.db, drafts, now));
-  ENGINE_REQUIRE_OK(workflows::startFlagActions(*t.db, start));
+  ENGINE_REQUIRE_OK(workflows::startFlagActions(*t.db, start, clock->now(), kCooldown));
   engine_test::drain(engine);
   REQUIRE(scheduler.seen().size() == 2);  // both drains (the hook is idempotent)
   const auto first = flagOf(*t.db, "GPU-FR-0");
@@ -268,7 +271,7 @@ TEST_CASE("clearing the flags that drained a node gives it back once, when nothi
 
   // The first flag cleared: the other still holds the node, nothing is resumed.
   ENGINE_REQUIRE_OK(inventory::clearFlag(*t.db, first.id, "alice", "reseated", now));
-  auto pass = workflows::startFlagActions(*t.db, start);
+  auto pass = workflows::startFlagActions(*t.db, start, clock->now(), kCooldown);
   ENGINE_REQUIRE_OK(pass);
   CHECK(pass->releases == 1);
   engine_test::drain(engine);
@@ -277,7 +280,7 @@ TEST_CASE("clearing the flags that drained a node gives it back once, when nothi
 
   // The second one cleared: the node goes back to the scheduler, once.
   ENGINE_REQUIRE_OK(inventory::clearFlag(*t.db, second.id, "alice", "swapped", now));
-  ENGINE_REQUIRE_OK(workflows::startFlagActions(*t.db, start));
+  ENGINE_REQUIRE_OK(workflows::startFlagActions(*t.db, start, clock->now(), kCooldown));
   engine_test::drain(engine);
   auto requests = scheduler.seen();
   REQUIRE(requests.size() == 3);
@@ -288,7 +291,7 @@ TEST_CASE("clearing the flags that drained a node gives it back once, when nothi
   CHECK_FALSE(flagOf(*t.db, "GPU-FR-1").released_at.empty());
 
   // Released flags start nothing more; the GPU's history says what happened.
-  auto again = workflows::startFlagActions(*t.db, start);
+  auto again = workflows::startFlagActions(*t.db, start, clock->now(), kCooldown);
   ENGINE_REQUIRE_OK(again);
   CHECK(again->releases == 0);
   engine_test::drain(engine);

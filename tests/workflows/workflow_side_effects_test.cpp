@@ -39,6 +39,7 @@ std::vector<workflows::WorkflowDef> registeredDefinitions() {
       workflows::gpuFlagDrainWorkflow(deps, lifecycle, rollout),
       workflows::gpuFlagReleaseWorkflow(deps, lifecycle, rollout),
       workflows::gpuFlagResetWorkflow(deps, lifecycle, rollout),
+      workflows::gpuFlagBurnInWorkflow(deps, lifecycle, rollout),
   };
 }
 

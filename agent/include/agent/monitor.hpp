@@ -113,13 +113,16 @@ struct ResidentTaskOutcome {
   bool succeeded = false;
   std::string message;  // what the service records on the task and the flag's run
   std::string done_at;  // when it finished, on this node's clock (formatUtcSeconds)
+  nlohmann::json details = nlohmann::json::object();  // a burn-in's "result" and "facts"
 };
 
-// Carries out one task the service handed over (today "gpu_reset": reset the GPU, then read it
-// again: a row remap still pending fails the task). Journaled in `<state_dir>/tasks/<id>`:
-// "started" before the reset, the outcome after. A task whose outcome is journaled is not carried
-// out again (its outcome is reported again); one found "started" (the agent was killed mid-reset)
-// reads the GPU first: no remap pending, the reset took; otherwise it is reset again.
+// Carries out one task the service handed over: "gpu_reset" (reset the GPU, then read it again: a
+// row remap still pending fails the task) or "burn_in" (the order's plan on every GPU; the result
+// and the GPUs' facts go in `details` for the service to judge). Journaled in
+// `<state_dir>/tasks/<id>`: "started" before the reset, the outcome after. A task whose outcome is
+// journaled is not carried out again (its outcome is reported again); one found "started" (the
+// agent was killed mid-reset) reads the GPU first: no remap pending, the reset took; otherwise it
+// is reset again (a burn-in is simply run again).
 ResidentTaskOutcome carryOutResidentTask(const std::filesystem::path& state_dir,
                                          const ResidentTaskOrder& order,
                                          const std::vector<GpuFacts>& gpus, GpuBackend& backend,

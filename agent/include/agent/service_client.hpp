@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "agent/protocol.hpp"
 #include "common/result.hpp"
 
@@ -58,8 +60,10 @@ struct ResultAck {
 // Work the service hands the resident monitor with a batch's answer (docs/health.md, "Actions").
 struct ResidentTaskOrder {
   std::int64_t id = 0;
-  std::string kind;  // "gpu_reset"
+  std::string kind;  // "gpu_reset", "burn_in"
   std::string gpu_serial;
+  nlohmann::json plan =
+      nullptr;  // "burn_in": the burn-in plan to run, as sent (parsed when carried out)
 };
 
 // The service's answer to a health batch (the resident monitor).
@@ -95,10 +99,12 @@ class ServiceClient {
                                        int attempts);
   // A resident task's outcome, with the monitor credential. A retry after a lost answer is
   // taken as the same report.
-  // `done_at`: when it finished, on this node's clock (empty: not sent).
+  // `done_at`: when it finished, on this node's clock (empty: not sent). `details`: more fields of
+  // the report (a burn-in's "result" and "facts").
   common::Result<void> reportResidentTask(std::int64_t task_id, bool succeeded,
                                           const std::string& message, const std::string& done_at,
-                                          const std::string& credential);
+                                          const std::string& credential,
+                                          const nlohmann::json& details = nlohmann::json::object());
   // The agent's half of a rotation: the successor of `credential`.
   common::Result<std::string> rotateCredential(const std::string& credential);
 

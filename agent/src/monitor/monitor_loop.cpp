@@ -152,7 +152,7 @@ class Monitor {
            << order.gpu_serial << "): " << (outcome.succeeded ? "succeeded" : "failed") << ": "
            << outcome.message << "\n";
       auto reported = client_.reportResidentTask(order.id, outcome.succeeded, outcome.message,
-                                                 outcome.done_at, credential_);
+                                                 outcome.done_at, credential_, outcome.details);
       // Refused for good (the task was cancelled or is unknown): forget it; otherwise keep it.
       if (!reported && classifyFailure(reported.error()) != SendOutcome::kRefused) {
         log_ << "provisioner-agent monitor: the outcome of resident task " << order.id

@@ -92,6 +92,7 @@ Result<HealthAck> parseHealthAck(const nlohmann::json& body) {
       PROV_TRY(task.readInt("id", order.id, 1, INT64_MAX, Need::kRequired));
       PROV_TRY(task.readString("kind", order.kind, Need::kRequired, false, 64));
       PROV_TRY(task.readString("gpu_serial", order.gpu_serial, Need::kRequired, false, 128));
+      if (const nlohmann::json* plan = task.find("plan")) order.plan = *plan;
       ack.tasks.push_back(std::move(order));
     }
   }
@@ -199,9 +200,12 @@ Result<HealthAck> ServiceClient::postHealth(const std::string& batch_json,
 Result<void> ServiceClient::reportResidentTask(std::int64_t task_id, bool succeeded,
                                                const std::string& message,
                                                const std::string& done_at,
-                                               const std::string& credential) {
+                                               const std::string& credential,
+                                               const nlohmann::json& details) {
   const std::string what = "the resident task's outcome";
-  nlohmann::json body = {{"status", succeeded ? "succeeded" : "failed"}, {"message", message}};
+  nlohmann::json body = details.is_object() ? details : nlohmann::json::object();
+  body["status"] = succeeded ? "succeeded" : "failed";
+  body["message"] = message;
   if (!done_at.empty()) body["done_at"] = done_at;
   PROV_ASSIGN(Reply reply, impl_->http.exchange("POST",
                                                 impl_->node_path + "/resident-tasks/" +

@@ -69,7 +69,36 @@ std::string summaryOf(const agent::Verdict& verdict, const agent::TaskResult& re
   return text;
 }
 
+// The verdict, its state and its summary (the records are the caller's).
+TaskVerdict judged(const agent::BurnInPlan& plan, const agent::Facts& facts,
+                   const agent::TaskResult& result, const agent::PeerValues& peers,
+                   int expected_gpus) {
+  agent::VerdictInput input;
+  input.plan = &plan;
+  input.facts = &facts;
+  input.result = &result;
+  input.peers = &peers;
+  input.expected_gpus = expected_gpus;
+  input.nominal_of = nominalOf;
+  TaskVerdict out;
+  out.verdict = agent::evaluate(input);
+  out.state = !result.error.empty() ? "error" : (out.verdict.passed ? "passed" : "failed");
+  out.summary = summaryOf(out.verdict, result);
+  return out;
+}
+
 }  // namespace
+
+Result<TaskVerdict> judgeResidentBurnIn(const std::string& spec_json, const agent::Facts& facts,
+                                        const agent::TaskResult& result) {
+  auto spec = nlohmann::json::parse(spec_json.empty() ? "{}" : spec_json, nullptr, false);
+  if (!spec.is_object() || !spec.contains("plan")) {
+    return common::fail(common::internalError("the resident burn-in's stored spec has no plan"));
+  }
+  PROV_ASSIGN(auto plan, agent::parseBurnInPlan(spec["plan"]));
+  const auto expected = spec.value("expected_gpus", 0);
+  return judged(plan, facts, result, agent::PeerValues{}, expected);
+}
 
 Result<TaskVerdict> judgeTask(inventory::Database& db, const inventory::AgentTask& task,
                               const agent::TaskResult& result) {
@@ -82,17 +111,7 @@ Result<TaskVerdict> judgeTask(inventory::Database& db, const inventory::AgentTas
       reparse<agent::Facts>(
           task.facts_json, [](const nlohmann::json& j) { return agent::parseFacts(j); }, "facts"));
   PROV_ASSIGN(auto peers, peersOf(db, task, result));
-  agent::VerdictInput input;
-  input.plan = &plan;
-  input.facts = &facts;
-  input.result = &result;
-  input.peers = &peers;
-  input.expected_gpus = task.expected_gpus;
-  input.nominal_of = nominalOf;
-  TaskVerdict out;
-  out.verdict = agent::evaluate(input);
-  out.state = !result.error.empty() ? "error" : (out.verdict.passed ? "passed" : "failed");
-  out.summary = summaryOf(out.verdict, result);
+  TaskVerdict out = judged(plan, facts, result, peers, task.expected_gpus);
   for (const auto& e : out.verdict.evaluations) out.records.push_back(recordOf(task, e));
   return out;
 }

@@ -22,4 +22,11 @@ struct TaskVerdict {
 common::Result<TaskVerdict> judgeTask(inventory::Database& db, const inventory::AgentTask& task,
                                       const agent::TaskResult& result);
 
+// A resident burn-in's result (inventory::kResidentBurnIn), judged as any burn-in against the
+// plan in the task's `spec_json` ({"plan", "expected_gpus"}), the node's own GPUs its only peers
+// (as a campaign's quick check). No result rows: the verdict is kept on the task.
+common::Result<TaskVerdict> judgeResidentBurnIn(const std::string& spec_json,
+                                                const agent::Facts& facts,
+                                                const agent::TaskResult& result);
+
 }  // namespace provisioner::api

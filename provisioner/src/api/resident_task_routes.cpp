@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agent_auth.hpp"
+#include "burn_in_verdict.hpp"
 #include "input.hpp"
 #include "inventory/resident_tasks.hpp"
 #include "json_views.hpp"
@@ -23,6 +24,12 @@ using nlohmann::json;
 
 namespace {
 
+// A JSON document the service stored itself; null when there is none.
+json storedJson(const std::string& text) {
+  auto doc = json::parse(text.empty() ? "null" : text, nullptr, false);
+  return doc.is_discarded() ? json(nullptr) : doc;
+}
+
 json taskJson(const inventory::ResidentTask& t) {
   return {{"id", t.id},
           {"node_id", t.node_id},
@@ -35,11 +42,47 @@ json taskJson(const inventory::ResidentTask& t) {
           {"created_at", t.created_at},
           {"delivered_at", textOrNull(t.delivered_at)},
           {"finished_at", textOrNull(t.finished_at)},
-          {"done_at", textOrNull(t.done_at)}};
+          {"done_at", textOrNull(t.done_at)},
+          {"verdict", storedJson(t.verdict_json)}};
+}
+
+// A protocol parser's error, its field named inside the report ("result.measurements[0].value").
+common::Error inside(const char* object, common::Error error) {
+  error.field = error.field.empty() ? object : std::string(object) + "." + error.field;
+  return error;
+}
+
+// What the service makes of the report: a burn-in that ran is judged here (the agent's
+// "succeeded" says only that it ran): passed -> succeeded, anything else -> failed.
+struct Report {
+  bool succeeded = false;
+  std::string message;
+  std::optional<std::string> verdict_json;
+};
+
+Result<Report> judgedBurnIn(const inventory::ResidentTask& task, const FieldReader& in) {
+  PROV_ASSIGN(auto result_in, in.optionalObject("result"));
+  PROV_ASSIGN(auto facts_in, in.optionalObject("facts"));
+  for (const char* name : {"result", "facts"}) {
+    if (!in.has(name)) {
+      return common::invalidArgument("missing_field",
+                                     "a burn-in's report needs its " + std::string(name), name);
+    }
+  }
+  auto result = agent::parseTaskResult(result_in->json());
+  if (!result) return common::fail(inside("result", result.error()));
+  if (result->task_id != task.id) {
+    return common::invalidArgument("invalid_field", "expected this task's id", "result.task_id");
+  }
+  auto facts = agent::parseFacts(facts_in->json());
+  if (!facts) return common::fail(inside("facts", facts.error()));
+  PROV_ASSIGN(auto judged, judgeResidentBurnIn(task.spec_json, *facts, *result));
+  return Report{judged.state == "passed", judged.summary, agent::toJson(judged.verdict).dump()};
 }
 
 // POST /api/v1/agent/nodes/{node_id}/resident-tasks/{task_id}/result (the monitor credential):
-// {"status": "succeeded" | "failed", "message", "done_at" (the node's clock)}.
+// {"status": "succeeded" | "failed", "message", "done_at" (the node's clock)}; a burn-in that ran
+// adds "result" (the agent's task result) and "facts" (its GPUs), which the service judges.
 Result<Response> postResult(const ApiContext& ctx, const Request& req) {
   PROV_ASSIGN(auto node_id, idParam(req, "node_id"));
   PROV_ASSIGN(auto task_id, idParam(req, "task_id"));
@@ -60,9 +103,14 @@ Result<Response> postResult(const ApiContext& ctx, const Request& req) {
       return common::invalidArgument("invalid_field", "expected an ISO-8601 UTC time", "done_at");
     }
   }
-  PROV_ASSIGN(auto task,
-              inventory::finishResidentTask(*ctx.db, node_id, task_id, status == "succeeded",
-                                            message.value_or(""), done_at, requestTime(ctx)));
+  PROV_ASSIGN(auto task, inventory::getResidentTask(*ctx.db, task_id));
+  Report report{status == "succeeded", message.value_or(""), std::nullopt};
+  if (task.node_id == node_id && task.kind == inventory::kResidentBurnIn && report.succeeded) {
+    PROV_ASSIGN(report, judgedBurnIn(task, in));
+  }
+  PROV_ASSIGN(task, inventory::finishResidentTask(*ctx.db, node_id, task_id, report.succeeded,
+                                                  report.message, done_at, requestTime(ctx),
+                                                  report.verdict_json));
   return http::jsonResponse(200, taskJson(task));
 }
 
@@ -83,7 +131,12 @@ Result<json> residentTasksFor(const ApiContext& ctx, const inventory::NodeCreden
   PROV_ASSIGN(auto tasks,
               inventory::deliverResidentTasks(*ctx.db, grant.node_id, requestTime(ctx)));
   for (const auto& t : tasks) {
-    out.push_back({{"id", t.id}, {"kind", t.kind}, {"gpu_serial", t.gpu_serial}});
+    json order = {{"id", t.id}, {"kind", t.kind}, {"gpu_serial", t.gpu_serial}};
+    if (t.kind == inventory::kResidentBurnIn) {
+      const json spec = storedJson(t.spec_json);
+      order["plan"] = spec.is_object() ? spec.value("plan", json::object()) : json::object();
+    }
+    out.push_back(std::move(order));
   }
   return out;
 }

@@ -1,6 +1,6 @@
 // nodes list | show | export: the fleet as the inventory sees it; nodes credentials |
 // rotate-credential | revoke-credential: the resident agent's monitor credential (docs/health.md);
-// nodes resident-tasks: the GPU resets the node's resident agent was asked for.
+// nodes resident-tasks: the GPU resets and burn-in reruns the node's resident agent was asked for.
 #include "provisioner/cli/command.hpp"
 #include "provisioner/cli/json_fields.hpp"
 #include "provisioner/cli/paging.hpp"
@@ -187,7 +187,7 @@ std::vector<Command> nodeCommands() {
       {{.group = "nodes",
         .name = "resident-tasks",
         .positionals = {"ID"},
-        .summary = "the tasks the node's resident agent was given (GPU resets at idle)"},
+        .summary = "the tasks the node's resident agent was given (GPU resets, burn-in reruns)"},
        listResidentTasks},
       {{.group = "nodes",
         .name = "rotate-credential",

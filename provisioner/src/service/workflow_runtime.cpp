@@ -170,6 +170,7 @@ common::Result<std::unique_ptr<WorkflowRuntime>> makeWorkflowRuntime(
   rt->engine->registerWorkflow(workflows::gpuFlagDrainWorkflow(deps, settings, rollout));
   rt->engine->registerWorkflow(workflows::gpuFlagReleaseWorkflow(deps, settings, rollout));
   rt->engine->registerWorkflow(workflows::gpuFlagResetWorkflow(deps, settings, rollout));
+  rt->engine->registerWorkflow(workflows::gpuFlagBurnInWorkflow(deps, settings, rollout));
   workflows::registerRolloutWorkflows(*rt->engine, deps, settings, std::move(rollout));
   workflows::ReinventoryOptions reinventory;
   reinventory.interval = std::chrono::hours(std::max(1, o.firmware_reinventory_hours));

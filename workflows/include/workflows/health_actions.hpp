@@ -9,8 +9,10 @@
 // drain started, a gpu_flag_release run gives the node back to the scheduler unless another flag
 // still holds it. A reset_at_idle flag gets a gpu_flag_reset run: drain until idle, the GPU reset
 // by the node's resident agent (a resident task, its intent), a reading that shows no remap
-// pending, then the flag cleared by the service and the node given back. rerun_burn_in stays
-// pending on the flag for an operator (no automation yet).
+// pending, then the flag cleared by the service and the node given back. A rerun_burn_in flag gets
+// a gpu_flag_burn_in run: drain until idle, the quick check's plan run by the resident agent on
+// the node as it is (no reboot), the service's verdict: passed, the flag cleared and the node
+// given back; failed, the GPU an RMA candidate and the node kept drained.
 #pragma once
 
 #include <functional>
@@ -18,9 +20,12 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "common/result.hpp"
 #include "inventory/database.hpp"
 #include "inventory/gpu_flags.hpp"
+#include "inventory/health/flag.hpp"
 #include "inventory/resident_tasks.hpp"
 #include "inventory/types.hpp"
 #include "workflows/engine.hpp"
@@ -30,26 +35,34 @@ namespace workflows {
 inline constexpr const char* kGpuFlagDrain = "gpu_flag_drain";
 inline constexpr const char* kGpuFlagRelease = "gpu_flag_release";
 inline constexpr const char* kGpuFlagReset = "gpu_flag_reset";
+inline constexpr const char* kGpuFlagBurnIn = "gpu_flag_burn_in";
+// The flag a GPU gets for failing a rerun_burn_in flag's resident burn-in (rma_candidate).
+inline constexpr const char* kBurnInRerunFailed = "burn_in.rerun_failed";
 
 std::string flagDrainSubject(inventory::Id flag_id);  // "gpu_flag:12"
 
 // What the service does about a flag now (pure).
 enum class FlagActionPlan {
-  kNone,           // watch, not open (an operator acknowledged or cleared it), or already started
-  kDrain,          // start the flag's drain run (drain, rma_candidate)
-  kResetAtIdle,    // start the flag's reset run (reset_at_idle)
-  kPendingManual,  // rerun_burn_in: left open for an operator (no automation)
-  kNoNode,         // a drain or reset, but the flag names no node (the GPU's node was unknown)
-  kNodeOut,        // a drain or reset, but the node is already out of service
+  kNone,            // watch, not open (an operator acknowledged or cleared it), or already started
+  kDrain,           // start the flag's drain run (drain, rma_candidate)
+  kResetAtIdle,     // start the flag's reset run (reset_at_idle)
+  kRerunBurnIn,     // start the flag's burn-in run (rerun_burn_in)
+  kBurnedInLately,  // rerun_burn_in, but the node's last burn-in is recent: left for an operator
+  kNoNode,          // an action, but the flag names no node (the GPU's node was unknown)
+  kNodeOut,         // an action, but the node is already out of service
 };
 
-// The actions that take the flag's node from the scheduler (drain, rma_candidate, reset_at_idle):
-// clearing such a flag gives the node back.
+// The actions that take the flag's node from the scheduler (drain, rma_candidate, reset_at_idle,
+// rerun_burn_in): clearing such a flag gives the node back.
 bool actionDrainsNode(const std::string& action);
 
 // `node_state`: the lifecycle state of the flag's node (empty when unknown). A node that is
 // decommissioning, decommission_failed or retired is out of service and is not drained again.
-FlagActionPlan planFlagAction(const inventory::GpuFlag& flag, const std::string& node_state);
+// `burned_in_lately`: the node had a judged burn-in within the cooldown (HealthUpkeepOptions):
+// another would most likely pass again while the rule still sees what it sees, so the flag waits
+// for an operator instead of draining the node once more.
+FlagActionPlan planFlagAction(const inventory::GpuFlag& flag, const std::string& node_state,
+                              bool burned_in_lately = false);
 
 // What a flag's drain run does once it has tried to record the action on the flag (pure):
 // `flag` as read after markFlagActionStarted.
@@ -101,20 +114,29 @@ ResetCheckDecision decideResetCheck(const inventory::GpuRemapState& gpu,
                                     inventory::health::Seconds reset_at, TimePoint now,
                                     TimePoint deadline);
 
+// A judged-failed resident burn-in's verdict (agent::toJson(Verdict)) -> one flag draft per GPU it
+// names (kBurnInRerunFailed, critical, rma_candidate; the GPU's first failure's message as the
+// reason, raised in `node_id` at `at`). Failures naming no GPU (the agent's own error) give none.
+std::vector<inventory::health::FlagDraft> burnInFailureFlags(const nlohmann::json& verdict,
+                                                             inventory::Id node_id,
+                                                             inventory::Id task_id,
+                                                             inventory::health::Seconds at);
+
 struct FlagActionPass {
-  int started = 0;         // drain and reset runs started (or found open) this pass
-  int pending_manual = 0;  // open rerun_burn_in flags
-  int skipped = 0;         // drain actions without a node or with the node out of service
-  int releases = 0;        // release runs started (or found open) for cleared drain flags
+  int started = 0;           // drain, reset and burn-in runs started (or found open) this pass
+  int skipped = 0;           // actions without a node or with the node out of service
+  int waiting_operator = 0;  // rerun_burn_in flags of nodes burned in lately (kBurnedInLately)
+  int releases = 0;          // release runs started (or found open) for cleared drain flags
 };
 
 using StartRunFn = std::function<common::Result<StartResult>(const StartRequest&)>;
 
 // Lists the open flags, plans each, and starts the drain run of each kDrain (the reset run of each
-// kResetAtIdle) (the open run of a
-// kind and subject is one run, so a pass repeated after a crash starts none twice); then starts
+// kResetAtIdle, the burn-in run of each kRerunBurnIn) (the open run of a kind and subject is one
+// run, so a pass repeated after a crash starts none twice); then starts
 // the release run (gpu_flag_release) of each cleared flag that drained its node and is not
-// released yet.
-common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const StartRunFn& start);
+// released yet. `now` and `burn_in_cooldown` (the engine's clock) decide kBurnedInLately.
+common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const StartRunFn& start,
+                                                TimePoint now, Duration burn_in_cooldown);
 
 }  // namespace workflows

@@ -30,4 +30,14 @@ WorkflowDef gpuFlagReleaseWorkflow(LifecycleDeps deps, LifecycleSettings lifecyc
 WorkflowDef gpuFlagResetWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                  RolloutSettings settings);
 
+// burn-in (rerun_burn_in): drain (as gpu_flag_drain's) -> burn_in (a resident task carrying the
+// quick check's plan, written once before the agent hears of it; waits up to the quick check's
+// timeout for the service's verdict on the agent's result; passed: the flag is cleared by
+// "service"; judged failed: an rma_candidate event, the run ends, the node stays drained under
+// the open flag) -> release (as gpu_flag_release's). Failures (agent_silent, burn_in_not_run,
+// burn_in_cancelled) leave the node drained and the flag open for an operator. Context:
+// "flag_id", "node_id", "drain", "burn_in" {"task_id", "requested_at", "reported_at"}.
+WorkflowDef gpuFlagBurnInWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
+                                  RolloutSettings settings);
+
 }  // namespace workflows

@@ -21,6 +21,9 @@ struct HealthUpkeepOptions {
   // Starts the drain runs of flags that need one (workflows/health_actions.hpp); empty: the
   // upkeep raises flags but starts no action.
   StartRunFn start_run;
+  // A node burned in (a rerun_burn_in flag's resident burn-in, judged) this recently gets no
+  // second one for a new rerun_burn_in flag: the flag waits for an operator (health_actions.hpp).
+  Duration burn_in_cooldown{std::chrono::hours{24 * 7}};
   // The health history's "now" (the days rolled up, the flags' evaluation); null: the engine's
   // clock. Sped up only for simulated fleets; the interval stays the engine's.
   std::shared_ptr<Clock> health_clock;

@@ -9,6 +9,7 @@
 #include "flag_steps.hpp"
 #include "inventory/gpu_flags.hpp"
 #include "inventory/nodes.hpp"
+#include "inventory/resident_tasks.hpp"
 #include "redfish/json.hpp"
 #include "workflows/health_flag_drain.hpp"
 
@@ -69,11 +70,23 @@ StepOutcome drainForFlag(const Env& env, StepContext& ctx, const std::string& ne
   return rollout::drainUntilIdle(env, ctx, reason, next_step);
 }
 
-namespace {
+StepOutcome operatorDecided(const Env& env, StepContext& ctx, const inventory::GpuFlag& flag,
+                            std::optional<inventory::Id> task_id, const std::string& what_not) {
+  if (task_id) {
+    auto cancelled = inventory::cancelResidentTask(*env.life.deps.db, *task_id,
+                                                   "flag " + flag.state, secondsOf(ctx.now()));
+    if (!cancelled) return StepOutcome::retry("inventory_error", cancelled.error().message);
+  }
+  const std::string who = flag.state == "cleared" ? flag.cleared_by : flag.acknowledged_by;
+  return StepOutcome::succeed("flag " + flag.rule + " on GPU " + flag.serial + " is " + flag.state +
+                              " by " + who + ": " + what_not);
+}
 
-StepOutcome drainStep(const Env& env, StepContext& ctx) {
+StepOutcome drainForFlagStep(const Env& env, StepContext& ctx) {
   return drainForFlag(env, ctx, "drained");
 }
+
+namespace {
 
 StepOutcome drainedStep(const Env& env, StepContext& ctx) {
   auto& db = *env.life.deps.db;
@@ -199,7 +212,7 @@ WorkflowDef gpuFlagDrainWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle
   def.kind = kGpuFlagDrain;
   def.first_step = "drain";
   def.steps = {
-      withSideEffects(bindStep(env, "drain", flag_steps::drainStep, 10, backoff),
+      withSideEffects(bindStep(env, "drain", flag_steps::drainForFlagStep, 10, backoff),
                       {"scheduler_drain"}),
       bindStep(env, "drained", flag_steps::drainedStep, 10, backoff),
   };

@@ -3,7 +3,6 @@
 // shows no remap pending -> the flag cleared by the service -> the node given back.
 #include <chrono>
 
-#include "../lifecycle/bind_step.hpp"
 #include "../lifecycle/host_control.hpp"
 #include "flag_steps.hpp"
 #include "inventory/gpu_flags.hpp"
@@ -42,18 +41,6 @@ common::Result<inventory::ResidentTask> requestReset(const Env& env, StepContext
   return task;
 }
 
-StepOutcome operatorDecided(const Env& env, StepContext& ctx, const inventory::GpuFlag& flag,
-                            std::optional<inventory::Id> task_id) {
-  if (task_id) {
-    auto cancelled = inventory::cancelResidentTask(*env.life.deps.db, *task_id,
-                                                   "flag " + flag.state, secondsOf(ctx.now()));
-    if (!cancelled) return StepOutcome::retry("inventory_error", cancelled.error().message);
-  }
-  const std::string who = flag.state == "cleared" ? flag.cleared_by : flag.acknowledged_by;
-  return StepOutcome::succeed("flag " + flag.rule + " on " + gpuOf(flag) + " is " + flag.state +
-                              " by " + who + ": no reset");
-}
-
 StepOutcome resetStep(const Env& env, StepContext& ctx) {
   auto& db = *env.life.deps.db;
   auto flag_id = flagIdOf(ctx);
@@ -63,7 +50,7 @@ StepOutcome resetStep(const Env& env, StepContext& ctx) {
   nlohmann::json& reset = rollout::section(ctx, "reset");
   std::optional<inventory::Id> task_id;
   if (auto id = redfish::intAt(reset, "task_id")) task_id = *id;
-  if (flag->state != "open") return operatorDecided(env, ctx, *flag, task_id);
+  if (flag->state != "open") return operatorDecided(env, ctx, *flag, task_id, "no reset");
   if (!task_id) {
     auto task = requestReset(env, ctx, *flag);
     if (!task) return StepOutcome::retry("inventory_error", task.error().message);
@@ -78,15 +65,8 @@ StepOutcome resetStep(const Env& env, StepContext& ctx) {
     case ResetTaskDecision::kWait:
       return rollout::pollUntil(env, ctx, env.life.settings.timings.poll, deadline, "gpu_reset",
                                 "the node's agent has not reported the reset of " + gpuOf(*flag));
-    case ResetTaskDecision::kTimedOut: {
-      auto cancelled =
-          inventory::cancelResidentTask(db, task->id, "the run timed out", secondsOf(ctx.now()));
-      if (!cancelled) return StepOutcome::retry("inventory_error", cancelled.error().message);
-      return StepOutcome::fail("agent_silent",
-                               "the node's resident agent did not report the reset "
-                               "of " +
-                                   gpuOf(*flag) + " in time");
-    }
+    case ResetTaskDecision::kTimedOut:
+      return agentSilent(env, ctx, *task, "the reset of " + gpuOf(*flag));
     case ResetTaskDecision::kCancelled:
       return StepOutcome::fail("gpu_reset_cancelled", "resident task " + std::to_string(task->id) +
                                                           " was cancelled: " + task->message);
@@ -151,22 +131,9 @@ namespace workflows {
 
 WorkflowDef gpuFlagResetWorkflow(LifecycleDeps deps, LifecycleSettings lifecycle,
                                  RolloutSettings settings) {
-  auto env = rollout::makeNodeEnv(std::move(deps), std::move(lifecycle), std::move(settings));
-  const StepBackoff backoff = bmcStepBackoff(env->life.settings.timings);
-  WorkflowDef def;
-  def.kind = kGpuFlagReset;
-  def.first_step = "drain";
-  auto drain = [](const flag_steps::Env& e, StepContext& ctx) {
-    return flag_steps::drainForFlag(e, ctx, "reset");
-  };
-  def.steps = {
-      withSideEffects(bindStep(env, "drain", +drain, 10, backoff), {"scheduler_drain"}),
-      withSideEffects(bindStep(env, "reset", flag_steps::resetStep, 10, backoff), {"gpu_reset"}),
-      bindStep(env, "verify", flag_steps::verifyStep, 10, backoff),
-      withSideEffects(bindStep(env, "release", flag_steps::releaseFlagNode, 10, backoff),
-                      {"scheduler_undrain", "scheduler_drain"}),
-  };
-  return def;
+  return flag_steps::flagActionWorkflow(
+      kGpuFlagReset, std::move(deps), std::move(lifecycle), std::move(settings),
+      {{"reset", flag_steps::resetStep, {"gpu_reset"}}, {"verify", flag_steps::verifyStep, {}}});
 }
 
 }  // namespace workflows

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "inventory/nodes.hpp"
+#include "inventory/resident_tasks.hpp"
 #include "workflows/health_actions.hpp"
 
 namespace workflows {
@@ -12,16 +13,21 @@ std::string flagDrainSubject(inventory::Id flag_id) {
 }
 
 bool actionDrainsNode(const std::string& action) {
-  return action == "drain" || action == "rma_candidate" || action == "reset_at_idle";
+  return action == "drain" || action == "rma_candidate" || action == "reset_at_idle" ||
+         action == "rerun_burn_in";
 }
 
-FlagActionPlan planFlagAction(const inventory::GpuFlag& flag, const std::string& node_state) {
+FlagActionPlan planFlagAction(const inventory::GpuFlag& flag, const std::string& node_state,
+                              bool burned_in_lately) {
   if (flag.state != "open" || !flag.action_at.empty()) return FlagActionPlan::kNone;
-  if (flag.action == "rerun_burn_in") return FlagActionPlan::kPendingManual;
   if (!actionDrainsNode(flag.action)) return FlagActionPlan::kNone;
   if (!flag.node_id) return FlagActionPlan::kNoNode;
   if (inventory::isLeavingFleet(node_state)) return FlagActionPlan::kNodeOut;
-  return flag.action == "reset_at_idle" ? FlagActionPlan::kResetAtIdle : FlagActionPlan::kDrain;
+  if (flag.action == "reset_at_idle") return FlagActionPlan::kResetAtIdle;
+  if (flag.action == "rerun_burn_in") {
+    return burned_in_lately ? FlagActionPlan::kBurnedInLately : FlagActionPlan::kRerunBurnIn;
+  }
+  return FlagActionPlan::kDrain;
 }
 
 ResetTaskDecision decideResetTask(const inventory::ResidentTask& task, TimePoint now,
@@ -76,43 +82,65 @@ StartRequest flagRun(const char* kind, const inventory::GpuFlag& flag) {
   return request;
 }
 
+const char* runKindOf(FlagActionPlan plan) {
+  if (plan == FlagActionPlan::kResetAtIdle) return kGpuFlagReset;
+  if (plan == FlagActionPlan::kRerunBurnIn) return kGpuFlagBurnIn;
+  return kGpuFlagDrain;
+}
+
 common::Result<int> startFlagReleases(inventory::Database& db, const StartRunFn& start) {
   PROV_ASSIGN(auto flags, inventory::listFlagsToRelease(db));
   for (const auto& flag : flags) PROV_TRY(start(flagRun(kGpuFlagRelease, flag)));
   return static_cast<int>(flags.size());
 }
 
+// What the plan needs to know of a flag's node, read once a pass.
+struct NodeFacts {
+  std::string state;
+  bool burned_in_lately = false;
+};
+
+common::Result<NodeFacts> nodeFacts(inventory::Database& db, inventory::Id node_id, TimePoint now,
+                                    Duration burn_in_cooldown) {
+  NodeFacts facts;
+  PROV_ASSIGN(auto node, inventory::getNode(db, node_id));
+  facts.state = node.state;
+  PROV_ASSIGN(auto last, inventory::lastJudgedBurnIn(db, node_id));
+  facts.burned_in_lately = last && now - *last < burn_in_cooldown;
+  return facts;
+}
+
 }  // namespace
 
-common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const StartRunFn& start) {
+common::Result<FlagActionPass> startFlagActions(inventory::Database& db, const StartRunFn& start,
+                                                TimePoint now, Duration burn_in_cooldown) {
   FlagActionPass pass;
-  std::map<inventory::Id, std::string> node_states;
+  std::map<inventory::Id, NodeFacts> nodes;
   inventory::FlagFilter filter;
   filter.state = "open";
   filter.page.limit = 1000;
   for (;;) {
     PROV_ASSIGN(auto flags, inventory::listFlags(db, filter));
     for (const auto& flag : flags) {
-      std::string node_state;
+      NodeFacts node;
       if (flag.node_id) {
-        auto known = node_states.find(*flag.node_id);
-        if (known == node_states.end()) {
-          PROV_ASSIGN(auto node, inventory::getNode(db, *flag.node_id));
-          known = node_states.emplace(*flag.node_id, node.state).first;
+        auto known = nodes.find(*flag.node_id);
+        if (known == nodes.end()) {
+          PROV_ASSIGN(auto facts, nodeFacts(db, *flag.node_id, now, burn_in_cooldown));
+          known = nodes.emplace(*flag.node_id, std::move(facts)).first;
         }
-        node_state = known->second;
+        node = known->second;
       }
-      const FlagActionPlan plan = planFlagAction(flag, node_state);
+      const FlagActionPlan plan = planFlagAction(flag, node.state, node.burned_in_lately);
       switch (plan) {
         case FlagActionPlan::kDrain:
-        case FlagActionPlan::kResetAtIdle: {
-          const bool reset = plan == FlagActionPlan::kResetAtIdle;
-          PROV_TRY(start(flagRun(reset ? kGpuFlagReset : kGpuFlagDrain, flag)));
+        case FlagActionPlan::kResetAtIdle:
+        case FlagActionPlan::kRerunBurnIn:
+          PROV_TRY(start(flagRun(runKindOf(plan), flag)));
           ++pass.started;
           break;
-        }
-        case FlagActionPlan::kPendingManual:
-          ++pass.pending_manual;
+        case FlagActionPlan::kBurnedInLately:
+          ++pass.waiting_operator;
           break;
         case FlagActionPlan::kNoNode:
         case FlagActionPlan::kNodeOut:

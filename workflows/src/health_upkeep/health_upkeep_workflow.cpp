@@ -28,7 +28,7 @@ StepOutcome maintain(inventory::Database& db, const HealthUpkeepOptions& options
   // The actions: a drain or reset run per open flag whose action has not started.
   FlagActionPass actions;
   if (options.start_run) {
-    auto started = startFlagActions(db, options.start_run);
+    auto started = startFlagActions(db, options.start_run, ctx.now(), options.burn_in_cooldown);
     if (!started) return StepOutcome::retry("inventory_error", started.error().message);
     actions = *started;
   }
@@ -39,8 +39,9 @@ StepOutcome maintain(inventory::Database& db, const HealthUpkeepOptions& options
                         {"readings_compacted", done->compaction.readings},
                         {"flags_gpus", flags->gpus},
                         {"flags_raised", flags->raised.raised.size()},
-                        {"flag_drains", actions.started},
-                        {"flags_pending_manual", actions.pending_manual}};
+                        {"flag_actions", actions.started},
+                        {"flag_actions_skipped", actions.skipped},
+                        {"flags_waiting_operator", actions.waiting_operator}};
   return StepOutcome::waitUntil(
       ctx.now() + options.interval, "upkeep_interval",
       "health history kept: " + std::to_string(done->created.size()) + " partition(s) made, " +
@@ -48,8 +49,8 @@ StepOutcome maintain(inventory::Database& db, const HealthUpkeepOptions& options
           std::to_string(done->compaction.compacted.size()) + " day(s) compacted; " +
           std::to_string(flags->gpus) + " GPU(s) evaluated, " +
           std::to_string(flags->raised.raised.size()) + " flag(s) raised; " +
-          std::to_string(actions.started) + " drain/reset run(s), " +
-          std::to_string(actions.pending_manual) + " flag(s) pending an operator");
+          std::to_string(actions.started) + " drain/reset/burn-in run(s), " +
+          std::to_string(actions.waiting_operator) + " flag(s) of nodes burned in lately");
 }
 
 }  // namespace

@@ -7,6 +7,10 @@
 //            otherwise (or a rollback that fails) -> the node is quarantined with the reason.
 #pragma once
 
+#include <optional>
+
+#include "inventory/images.hpp"
+#include "inventory/types.hpp"
 #include "rollout_env.hpp"
 
 namespace workflows::rollout {
@@ -28,6 +32,13 @@ common::Result<void> reportNodeResult(const Env& env, StepContext& ctx, const st
 // node is idle -> next_step, or the drain times out.
 StepOutcome drainUntilIdle(const Env& env, StepContext& ctx, const std::string& reason,
                            const std::string& next_step);
+
+// The short burn-in a quick check runs (also a rerun_burn_in flag's resident burn-in): the
+// profile's plan (or the default) with every test cut to `seconds`.
+nlohmann::json quickPlan(const std::optional<inventory::HardwareProfile>& profile, int seconds);
+// The GPUs the verdict expects: the profile's figure, else the node's inventory.
+int expectedGpus(const std::optional<inventory::HardwareProfile>& profile,
+                 const inventory::Node& node);
 
 // Tells the scheduler (when a drain hook is configured). Ok(true) when it says the node is idle.
 common::Result<bool> tellScheduler(const Env& env, StepContext& ctx, bool drain,

@@ -22,17 +22,6 @@ using lifecycle::isoTime;
 using lifecycle::timeAt;
 using nlohmann::json;
 
-// The profile's plan (or the default) with every test cut to `seconds`.
-std::string quickPlan(const std::optional<inventory::HardwareProfile>& profile, int seconds) {
-  agent::BurnInPlan plan = agent::defaultBurnInPlan();
-  if (profile && profile->burn_in_plan_json != "{}") {
-    auto parsed = agent::parseBurnInPlan(json::parse(profile->burn_in_plan_json, nullptr, false));
-    if (parsed) plan = *parsed;
-  }
-  for (auto& test : plan.tests) test.duration_s = std::min<double>(test.duration_s, seconds);
-  return agent::toJson(plan).dump();
-}
-
 common::Result<inventory::AgentTask> createCheck(const Env& env, const StepContext& ctx,
                                                  const inventory::Node& node) {
   auto& db = *env.life.deps.db;
@@ -42,7 +31,7 @@ common::Result<inventory::AgentTask> createCheck(const Env& env, const StepConte
   inventory::AgentTaskSpec spec;
   spec.node_id = node.id;
   spec.kind = "burn_in";
-  spec.spec_json = quickPlan(profile, env.settings.timings.quick_check_seconds);
+  spec.spec_json = quickPlan(profile, env.settings.timings.quick_check_seconds).dump();
   // An image update names the image this boot serves (the boot route reads it from the task).
   if (auto image = imageAt(ctx.data(), "boot_image")) {
     spec.spec_json = inventory::withBootImage(spec.spec_json, {image->name, image->version});
@@ -51,8 +40,7 @@ common::Result<inventory::AgentTask> createCheck(const Env& env, const StepConte
   // nodes not yet updated is the campaign gate's comparison (gate.hpp), not a node failure: a
   // whole-node slowdown a firmware causes must pause the campaign, not quarantine canaries.
   spec.batch = "quick-check/" + node.chassis_serial + "/run-" + std::to_string(ctx.run().id);
-  spec.expected_gpus =
-      profile && profile->expected_gpus > 0 ? profile->expected_gpus : node.gpu_count;
+  spec.expected_gpus = expectedGpus(profile, node);
   return inventory::createAgentTask(db, spec, "campaign");
 }
 
@@ -95,6 +83,21 @@ StepOutcome checkFailed(const Env& env, const inventory::AgentTask& task) {
 }
 
 }  // namespace
+
+json quickPlan(const std::optional<inventory::HardwareProfile>& profile, int seconds) {
+  agent::BurnInPlan plan = agent::defaultBurnInPlan();
+  if (profile && profile->burn_in_plan_json != "{}") {
+    auto parsed = agent::parseBurnInPlan(json::parse(profile->burn_in_plan_json, nullptr, false));
+    if (parsed) plan = *parsed;
+  }
+  for (auto& test : plan.tests) test.duration_s = std::min<double>(test.duration_s, seconds);
+  return agent::toJson(plan);
+}
+
+int expectedGpus(const std::optional<inventory::HardwareProfile>& profile,
+                 const inventory::Node& node) {
+  return profile && profile->expected_gpus > 0 ? profile->expected_gpus : node.gpu_count;
+}
 
 StepOutcome quickCheckStep(const Env& env, StepContext& ctx) {
   if (!ctx.data().value("quick_check", true)) {
