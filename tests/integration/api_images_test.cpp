@@ -114,6 +114,19 @@ TEST_CASE("Artifact uploads keep only bytes that match their digest", "[integrat
   REQUIRE(part);
   CHECK(part->status == 206);
   CHECK(part->body == bytes.substr(1000, 1000));
+  CHECK(part->get_header_value("Content-Range") ==
+        "bytes 1000-1999/" + std::to_string(bytes.size()));
+  // A Range past the end, or one that does not parse, is 416 on a download (only there).
+  auto beyond = client.Get(("/boot/artifacts/" + digest).c_str(),
+                           httplib::Headers{{"Range", "bytes=99999999-"}});
+  REQUIRE(beyond);
+  CHECK(beyond->status == 416);
+  CHECK(beyond->get_header_value("Content-Range") == "bytes */" + std::to_string(bytes.size()));
+  CHECK(beyond->get_header_value("Content-Type") == "application/problem+json");
+  auto garbled =
+      client.Get(("/boot/artifacts/" + digest).c_str(), httplib::Headers{{"Range", "bytes=abc"}});
+  REQUIRE(garbled);
+  CHECK(garbled->status == 416);
   CHECK(client.Get("/boot/artifacts/not-a-digest")->status == 404);
 }
 

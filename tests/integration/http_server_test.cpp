@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <future>
 #include <latch>
 #include <thread>
@@ -214,6 +215,40 @@ TEST_CASE("server refuses oversized bodies with a problem", "[integration][http]
   auto after = client.Get("/api/v1/nodes/5", bearer("viewer-token"));
   REQUIRE(after);
   CHECK(after->status == 200);
+}
+
+TEST_CASE("a Range header slices file downloads only, never a JSON answer or a problem",
+          "[integration][http]") {
+  TestServer server;
+  auto client = server.client();
+  for (const char* range : {"bytes=0-10", "bytes=0-3,5-9", "bytes=abc"}) {
+    INFO(range);
+    auto whole =
+        client.Get("/api/v1/nodes/7", {{"Authorization", "Bearer viewer-token"}, {"Range", range}});
+    REQUIRE(whole);
+    CHECK(whole->status == 200);
+    CHECK_FALSE(whole->has_header("Content-Range"));
+    CHECK(bodyOf(whole)["id"] == "7");
+    // A problem keeps its status and its whole body.
+    requireProblem(
+        client.Get("/api/v1/nowhere", {{"Authorization", "Bearer viewer-token"}, {"Range", range}}),
+        404, "route_not_found");
+  }
+}
+
+TEST_CASE("a POST without Content-Length or Transfer-Encoding has no body and is answered at once",
+          "[integration][http]") {
+  TestServer server;
+  const auto started = std::chrono::steady_clock::now();
+  const std::string answer = rawExchange(server.port(),
+                                         "POST /api/v1/purchase-orders HTTP/1.1\r\n"
+                                         "Host: 127.0.0.1\r\n"
+                                         "Authorization: Bearer proc-token\r\n\r\n");
+  const auto took = std::chrono::steady_clock::now() - started;
+  INFO(answer);
+  CHECK(answer.rfind("HTTP/1.1 201", 0) == 0);
+  CHECK(answer.find("{\"bytes\":0}") != std::string::npos);
+  CHECK(took < std::chrono::seconds(2));  // the read timeout (10 s) was the old answer
 }
 
 TEST_CASE("server checks the Content-Type of bodies", "[integration][http]") {

@@ -304,6 +304,7 @@ TEST_CASE("bmc update --wait on a task that ends in Exception exits 1", "[ops][c
   bmc.sim.patchFaults("r01-n01", {{"firmware_task_fails", true}});
   auto failed = bmc.run(
       "update", {"--image-uri", "http://images.example/fw.bin", "--target", target, "--wait"});
+  INFO(failed.err);  // a suite run once had it exit 1 with nothing on stdout: say why
   CHECK(failed.code == 1);
   auto json = failed.json();  // where the task stands is still printed
   CHECK(json["state"] == "Exception");

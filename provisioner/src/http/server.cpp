@@ -82,14 +82,41 @@ void setFileContent(const Response& response, const httplib::Request& req, httpl
                            });
 }
 
+// A Range header applies to file downloads only: cpp-httplib slices any body whose request named
+// ranges (a JSON answer cut to 11 bytes), so the ranges are dropped for everything else. The
+// library handed its own, non-const Request to the handler; clearing it there is what it reads.
+void ignoreRanges(const httplib::Request& req) {
+  const_cast<httplib::Request&>(req).ranges.clear();
+}
+
 void writeResponse(const Response& response, const httplib::Request& req, httplib::Response& res) {
   res.status = response.status;
   for (const auto& [name, value] : response.headers) res.set_header(name, value);
   if (!response.file_path.empty()) {
     setFileContent(response, req, res);
   } else {
+    ignoreRanges(req);
     res.set_content(response.body, response.content_type);
   }
+}
+
+// Every range of a Range request starts inside a file of `size` bytes (a suffix range asks for at
+// least one byte). Stricter than RFC 9110 14.1.1, which serves the satisfiable ranges of a set:
+// no client of ours asks for several.
+bool rangesSatisfiable(const httplib::Ranges& ranges, std::uint64_t size) {
+  for (const auto& [first, last] : ranges) {
+    if (first < 0 ? last <= 0 || size == 0 : static_cast<std::uint64_t>(first) >= size) {
+      return false;
+    }
+    if (first >= 0 && last >= 0 && last < first) return false;
+  }
+  return true;
+}
+
+// RFC 9112 6.3: a request with neither Content-Length nor Transfer-Encoding has no body. Read as
+// one that ends with the connection, it would hang until the read timeout.
+bool hasBody(const httplib::Request& req) {
+  return req.has_header("Content-Length") || req.has_header("Transfer-Encoding");
 }
 
 // A declared Content-Length over `limit`: refused without reading the body.
@@ -143,7 +170,17 @@ struct ApiServer::Impl {
 
   void configure();
   void serve(const httplib::Request& req, httplib::Response& res) const {
-    writeResponse(dispatcher.dispatch(incomingFrom(req)), req, res);
+    Response response = dispatcher.dispatch(incomingFrom(req));
+    if (!response.file_path.empty() && response.status == 200 &&
+        !rangesSatisfiable(req.ranges, response.file_size)) {
+      // The library would start a 206 and drop the connection: a 416 problem instead.
+      const std::uint64_t size = response.file_size;
+      IncomingRequest incoming = incomingFrom(req);
+      incoming.transport_status = 416;
+      response = dispatcher.dispatch(std::move(incoming));
+      response.headers.emplace_back("Content-Range", "bytes */" + std::to_string(size));
+    }
+    writeResponse(response, req, res);
   }
   void serveWithBody(const httplib::Request& req, httplib::Response& res,
                      const httplib::ContentReader& reader) const {
@@ -155,7 +192,7 @@ struct ApiServer::Impl {
     if (declaredOver(req, std::max<std::uint64_t>(options.max_body_bytes, kMaxDrainBytes))) {
       incoming.body_too_large = true;
       body_left_unread = true;
-    } else {
+    } else if (hasBody(req)) {
       readBody(req, res, reader, options.max_body_bytes, incoming);
     }
     writeResponse(dispatcher.dispatch(std::move(incoming)), req, res);
@@ -168,8 +205,10 @@ struct ApiServer::Impl {
     IncomingRequest incoming = incomingFrom(req);
     bool consumed = false;
     const std::uint64_t limit = options.max_stream_bytes;
-    incoming.stream = [&reader, &consumed, limit](const BodySink& sink) {
+    const bool body = hasBody(req);
+    incoming.stream = [&reader, &consumed, limit, body](const BodySink& sink) {
       consumed = true;
+      if (!body) return true;  // nothing to read: an empty stream
       std::uint64_t total = 0;
       return reader([&sink, &total, limit](const char* data, std::size_t size) {
         total += size;
@@ -179,6 +218,17 @@ struct ApiServer::Impl {
     if (declaredOver(req, limit)) incoming.body_too_large = true;
     writeResponse(dispatcher.dispatch(std::move(incoming)), req, res);
     if (!consumed) res.set_header("Connection", "close");
+  }
+  // A Range header the library could not parse (it answers 416 before routing): ignored, as RFC
+  // 9110 14.2 allows, on everything but a file download, which keeps its 416. Only for methods
+  // without a body (the library has not read one).
+  bool answerDespiteBadRange(const httplib::Request& req, httplib::Response& res) const {
+    if (req.method != "GET" && req.method != "HEAD") return false;
+    Response response = dispatcher.dispatch(incomingFrom(req));
+    if (!response.file_path.empty()) return false;
+    res.headers.clear();
+    writeResponse(response, req, res);
+    return true;
   }
   // Answers with `status` decided by the library (unparsable request, URI too long, a throw).
   void answerTransportError(const httplib::Request& req, httplib::Response& res, int status) const {
@@ -228,6 +278,9 @@ void ApiServer::Impl::configure() {
       [this](const httplib::Request& req, httplib::Response& res) {
         if (res.has_header(std::string(kRequestIdHeader))) {
           return httplib::Server::HandlerResponse::Unhandled;
+        }
+        if (res.status == 416 && answerDespiteBadRange(req, res)) {
+          return httplib::Server::HandlerResponse::Handled;
         }
         answerTransportError(req, res, res.status);
         return httplib::Server::HandlerResponse::Handled;
