@@ -156,6 +156,30 @@ TEST_CASE("server routes with path parameters and query strings", "[integration]
   CHECK(body["state"] == "ready");
 }
 
+TEST_CASE("a control character in a query or path parameter is refused naming it",
+          "[integration][http]") {
+  TestServer server;
+  auto client = server.client();
+  // Percent-decoded, these would reach the handler as "ready\0x" (a filter cut at the NUL by
+  // the database answers for "ready"), "4\n2", ...
+  for (const auto& [path, field] : std::vector<std::pair<std::string, std::string>>{
+           {"/api/v1/nodes/42?state=ready%00x", "state"},
+           {"/api/v1/nodes/42?state=a%0Db", "state"},
+           {"/api/v1/nodes/4%0A2", "id"},
+           {"/api/v1/nodes/4%002?state=ready", "id"},
+           {"/api/v1/nodes/42?st%00ate=ready", "query"}}) {
+    INFO(path);
+    auto refused = client.Get(path, bearer("viewer-token"));
+    requireProblem(refused, 400, "invalid_field");
+    CHECK(bodyOf(refused)["field"] == field);
+  }
+  // Tabs and the like are as refused as NUL; ordinary text passes.
+  auto fine = client.Get("/api/v1/nodes/42?state=r%C3%A9ady%20now", bearer("viewer-token"));
+  REQUIRE(fine);
+  CHECK(fine->status == 200);
+  CHECK(bodyOf(fine)["state"] == "r\u00e9ady now");
+}
+
 TEST_CASE("server answers unknown routes 404 and wrong methods 405", "[integration][http]") {
   TestServer server;
   auto client = server.client();

@@ -14,6 +14,33 @@
 namespace provisioner::http {
 namespace {
 
+bool hasControlCharacter(std::string_view text) {
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) return true;
+  }
+  return false;
+}
+
+// A control character (a NUL above all) in a query or path parameter: no stored value holds one,
+// and a filter cut at the NUL would answer for another value. Refused, naming the parameter.
+common::Result<void> refuseControlCharacters(const std::multimap<std::string, std::string>& query,
+                                             const std::map<std::string, std::string>& path) {
+  for (const auto& [name, value] : path) {
+    if (hasControlCharacter(value)) {
+      return common::invalidArgument(
+          "invalid_field", "the path segment " + name + " holds a control character", name);
+    }
+  }
+  for (const auto& [name, value] : query) {
+    if (hasControlCharacter(name) || hasControlCharacter(value)) {
+      return common::invalidArgument(
+          "invalid_field", "the query parameter holds a control character (NUL, CR, LF, ...)",
+          hasControlCharacter(name) ? std::string("query") : name);
+    }
+  }
+  return common::success();
+}
+
 constexpr std::size_t kMaxRequestIdLength = 64;
 
 std::string headerOf(const std::vector<std::pair<std::string, std::string>>& headers,
@@ -186,6 +213,11 @@ common::Result<Response> Dispatcher::process(IncomingRequest& incoming, Exchange
 
   const RouteSpec& route = *lookup.match->spec;
   if (route.permission != Permission::kPublic) PROV_TRY(authenticate(incoming, route, exchange));
+  // The JSON API's parameters; /boot answers iPXE, which cannot read a problem, a script that
+  // waits and retries whatever it is sent (docs/boot.md).
+  if (incoming.path.starts_with("/api/")) {
+    PROV_TRY(refuseControlCharacters(incoming.query, lookup.match->params));
+  }
   if (incoming.body_too_large) return payloadTooLarge();
   if (route.streams_body != static_cast<bool>(incoming.stream)) {
     return common::internalError("route " + route.name + " and transport disagree on streaming");

@@ -23,7 +23,9 @@
 namespace provisioner::http {
 namespace {
 
-constexpr const char* kAnyPath = ".*";
+// Any path, line breaks included (a percent-decoded %0A: "." would not match it, and the library
+// would answer its own 404 instead of our 400 naming the segment).
+constexpr const char* kAnyPath = "[\\s\\S]*";
 constexpr std::uint64_t kMaxDrainBytes = 64ULL << 20;
 
 // cpp-httplib's stop() does nothing before listening has begun. Closing the listening socket
