@@ -62,12 +62,19 @@ struct BootFleet {
     if (!target.empty()) {
       json boot = {
           {"Boot", {{"BootSourceOverrideTarget", target}, {"BootSourceOverrideEnabled", "Once"}}}};
-      auto system = c->Get(kSystem);  // the DGX's AMI BMC wants If-Match on a PATCH
-      REQUIRE(system);
-      httplib::Headers ifMatch = {{"If-Match", system->get_header_value("ETag")}};
-      auto patched = c->Patch(kSystem, ifMatch, boot.dump(), "application/json");
-      REQUIRE(patched);
-      REQUIRE(patched->status == 204);
+      // The DGX's AMI BMC wants If-Match on a PATCH; the system changes as the host runs (its
+      // boot progress), so a 412 means read it again and retry, as a real client does.
+      int status = 0;
+      for (int attempt = 0; attempt < 5 && status != 204; ++attempt) {
+        auto system = c->Get(kSystem);
+        REQUIRE(system);
+        httplib::Headers ifMatch = {{"If-Match", system->get_header_value("ETag")}};
+        auto patched = c->Patch(kSystem, ifMatch, boot.dump(), "application/json");
+        REQUIRE(patched);
+        status = patched->status;
+        if (status != 412) break;
+      }
+      REQUIRE(status == 204);
     }
     json body = {{"ResetType", "ForceRestart"}};
     auto reset = c->Post(std::string(kSystem) + "/Actions/ComputerSystem.Reset", body.dump(),
