@@ -73,23 +73,23 @@ TEST_CASE("watch needs nothing; reset_at_idle gets a reset run; rerun_burn_in a 
 
 TEST_CASE("the reset run waits for its task's outcome until the deadline",
           "[health][flags][actions][reset]") {
-  using workflows::decideResetTask;
-  using workflows::ResetTaskDecision;
+  using workflows::decideResidentTask;
+  using workflows::ResidentTaskDecision;
   const workflows::TimePoint now{std::chrono::hours(1000)};
   const auto deadline = now + std::chrono::minutes(5);
   inventory::ResidentTask task;
   for (const char* open : {"pending", "delivered"}) {
     task.state = open;
-    CHECK(decideResetTask(task, now, deadline) == ResetTaskDecision::kWait);
-    CHECK(decideResetTask(task, deadline, deadline) == ResetTaskDecision::kTimedOut);
+    CHECK(decideResidentTask(task, now, deadline) == ResidentTaskDecision::kWait);
+    CHECK(decideResidentTask(task, deadline, deadline) == ResidentTaskDecision::kTimedOut);
   }
   task.state = "succeeded";
-  CHECK(decideResetTask(task, deadline + std::chrono::hours(1), deadline) ==
-        ResetTaskDecision::kCheck);  // an outcome counts however late the run looks
+  CHECK(decideResidentTask(task, deadline + std::chrono::hours(1), deadline) ==
+        ResidentTaskDecision::kCheck);  // an outcome counts however late the run looks
   task.state = "failed";
-  CHECK(decideResetTask(task, now, deadline) == ResetTaskDecision::kFailed);
+  CHECK(decideResidentTask(task, now, deadline) == ResidentTaskDecision::kFailed);
   task.state = "cancelled";
-  CHECK(decideResetTask(task, now, deadline) == ResetTaskDecision::kCancelled);
+  CHECK(decideResidentTask(task, now, deadline) == ResidentTaskDecision::kCancelled);
 }
 
 TEST_CASE("only a reading sampled at or after the reset decides whether it applied the remap",

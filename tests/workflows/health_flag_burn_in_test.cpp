@@ -130,6 +130,12 @@ struct Fleet {
     return *finished;
   }
 
+  std::vector<inventory::ResidentTask> tasksOf(const inventory::Node& node) {
+    auto tasks = inventory::listResidentTasks(*t.db, node.id);
+    ENGINE_REQUIRE_OK(tasks);
+    return *tasks;
+  }
+
   std::vector<std::string> timelineKinds(const inventory::Node& node) {
     auto timeline = inventory::nodeTimeline(*t.db, node.id);
     ENGINE_REQUIRE_OK(timeline);
@@ -154,12 +160,11 @@ TEST_CASE("a rerun_burn_in flag: drained, the burn-in rerun by the node's agent,
   // GPUs the verdict expects.
   f.later();
   f.later();
-  auto tasks = inventory::listResidentTasks(*f.t.db, node.id);
-  ENGINE_REQUIRE_OK(tasks);
-  REQUIRE(tasks->size() == 1);
-  CHECK(tasks->front().kind == "burn_in");
-  CHECK(tasks->front().gpu_serial == "GPU-BI-A");
-  const auto spec = json::parse(tasks->front().spec_json);
+  auto tasks = f.tasksOf(node);
+  REQUIRE(tasks.size() == 1);
+  CHECK(tasks.front().kind == "burn_in");
+  CHECK(tasks.front().gpu_serial == "GPU-BI-A");
+  const auto spec = json::parse(tasks.front().spec_json);
   CHECK(spec["expected_gpus"] == node.gpu_count);  // no profile: what the inventory counted
   REQUIRE_FALSE(spec["plan"]["tests"].empty());
   for (const auto& test : spec["plan"]["tests"]) CHECK(test["duration_s"] == 5);
@@ -184,9 +189,8 @@ TEST_CASE("a rerun_burn_in flag: drained, the burn-in rerun by the node's agent,
   f.clock->advance(std::chrono::minutes(6));
   f.later();
   CHECK(f.scheduler.actionsFor("NODE-BI-A").size() == 2);
-  tasks = inventory::listResidentTasks(*f.t.db, node.id);
-  ENGINE_REQUIRE_OK(tasks);
-  CHECK(tasks->size() == 1);
+  tasks = f.tasksOf(node);
+  CHECK(tasks.size() == 1);
 }
 
 TEST_CASE("a failed burn-in makes the GPU an RMA candidate and keeps its node drained",
@@ -241,10 +245,9 @@ TEST_CASE("a failed burn-in makes the GPU an RMA candidate and keeps its node dr
   const auto d = f.flagOf("GPU-BI-D");
   CHECK(f.runOf(d).state == "failed");
   CHECK(f.runOf(d).reason == "agent_silent");
-  auto tasks = inventory::listResidentTasks(*f.t.db, silent.id);
-  ENGINE_REQUIRE_OK(tasks);
-  REQUIRE(tasks->size() == 1);
-  CHECK(tasks->front().state == "cancelled");
+  auto tasks = f.tasksOf(silent);
+  REQUIRE(tasks.size() == 1);
+  CHECK(tasks.front().state == "cancelled");
   CHECK(f.scheduler.actionsFor("NODE-BI-D") == std::vector<std::string>{"drain"});
   CHECK(f.flagOf("GPU-BI-D").state == "open");
 
@@ -267,9 +270,8 @@ TEST_CASE("two flags of one node share its burn-in; a node burned in lately wait
   // A second GPU of the node is flagged while the burn-in is under way: it joins it.
   f.flag(node, "GPU-BI-F1", "peer.sm_clock");
   f.nextPass();
-  auto tasks = inventory::listResidentTasks(*f.t.db, node.id);
-  ENGINE_REQUIRE_OK(tasks);
-  REQUIRE(tasks->size() == 1);
+  auto tasks = f.tasksOf(node);
+  REQUIRE(tasks.size() == 1);
   CHECK(engine_test::countKind(f.timelineKinds(node), "burn_in_joined") == 1);
 
   // One verdict answers both: both cleared, the node given back (each flag's release tells the
@@ -294,18 +296,16 @@ TEST_CASE("two flags of one node share its burn-in; a node burned in lately wait
   const auto again = f.flagOf("GPU-BI-F0", "learned.temperature");
   CHECK(again.state == "open");
   CHECK(again.action_at.empty());
-  tasks = inventory::listResidentTasks(*f.t.db, node.id);
-  ENGINE_REQUIRE_OK(tasks);
-  CHECK(tasks->size() == 1);
+  tasks = f.tasksOf(node);
+  CHECK(tasks.size() == 1);
   CHECK(f.scheduler.actionsFor("NODE-BI-F") == actions);
 
   // After the cooldown (7 days) a new flag burns it in again.
   f.clock->advance(std::chrono::hours(24 * 7));
   f.flag(node, "GPU-BI-F1", "trend.sm_clock_drift");
   f.nextPass();
-  tasks = inventory::listResidentTasks(*f.t.db, node.id);
-  ENGINE_REQUIRE_OK(tasks);
-  CHECK(tasks->size() == 2);
+  tasks = f.tasksOf(node);
+  CHECK(tasks.size() == 2);
 }
 
 TEST_CASE("an operator who acknowledges a rerun_burn_in flag while the run waits stops it",
@@ -317,10 +317,9 @@ TEST_CASE("an operator who acknowledges a rerun_burn_in flag while the run waits
   ENGINE_REQUIRE_OK(inventory::acknowledgeFlag(*f.t.db, flag.id, "alice", "looking", f.now()));
   f.later();
   CHECK(f.runOf(flag).state == "succeeded");
-  auto tasks = inventory::listResidentTasks(*f.t.db, node.id);
-  ENGINE_REQUIRE_OK(tasks);
-  REQUIRE(tasks->size() == 1);
-  CHECK(tasks->front().state == "cancelled");
+  auto tasks = f.tasksOf(node);
+  REQUIRE(tasks.size() == 1);
+  CHECK(tasks.front().state == "cancelled");
   // Acknowledged is not cleared: the node stays drained until she clears it.
   CHECK(f.scheduler.actionsFor("NODE-BI-E") == std::vector<std::string>{"drain"});
 }

@@ -63,11 +63,9 @@ struct Report {
 Result<Report> judgedBurnIn(const inventory::ResidentTask& task, const FieldReader& in) {
   PROV_ASSIGN(auto result_in, in.optionalObject("result"));
   PROV_ASSIGN(auto facts_in, in.optionalObject("facts"));
-  for (const char* name : {"result", "facts"}) {
-    if (!in.has(name)) {
-      return common::invalidArgument("missing_field",
-                                     "a burn-in's report needs its " + std::string(name), name);
-    }
+  if (!result_in || !facts_in) {
+    const std::string name = result_in ? "facts" : "result";
+    return common::invalidArgument("missing_field", "a burn-in's report needs its " + name, name);
   }
   auto result = agent::parseTaskResult(result_in->json());
   if (!result) return common::fail(inside("result", result.error()));

@@ -21,6 +21,20 @@ bool hasControlCharacter(std::string_view text) {
   return false;
 }
 
+// Every range of a Range request starts inside a file of `size` bytes (a suffix range asks for at
+// least one byte). Stricter than RFC 9110 14.1.1, which serves the satisfiable ranges of a set:
+// no client of ours asks for several.
+bool rangesSatisfiable(const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges,
+                       std::uint64_t size) {
+  for (const auto& [first, last] : ranges) {
+    if (first < 0 ? last <= 0 || size == 0 : static_cast<std::uint64_t>(first) >= size) {
+      return false;
+    }
+    if (first >= 0 && last >= 0 && last < first) return false;
+  }
+  return true;
+}
+
 // A control character (a NUL above all) in a query or path parameter: no stored value holds one,
 // and a filter cut at the NUL would answer for another value. Refused, naming the parameter.
 common::Result<void> refuseControlCharacters(const std::multimap<std::string, std::string>& query,
@@ -237,7 +251,18 @@ common::Result<Response> Dispatcher::process(IncomingRequest& incoming, Exchange
   request.query_params = std::move(incoming.query);
   request.route_name = route.name;
   request.read_body = std::move(incoming.stream);
-  return invoke(route, request);
+  PROV_ASSIGN(auto response, invoke(route, request));
+  if (!response.file_path.empty() && response.status == 200 &&
+      !rangesSatisfiable(incoming.ranges, response.file_size)) {
+    // The transport would start a 206 it cannot fill and drop the connection.
+    exchange.extra_headers.emplace_back("Content-Range",
+                                        "bytes */" + std::to_string(response.file_size));
+    return ownProblem(exchange.outcome, 416, "range_not_satisfiable",
+                      "the Range asks for bytes past the end of the " +
+                          std::to_string(response.file_size) + "-byte file",
+                      exchange.request_id);
+  }
+  return response;
 }
 
 bool Dispatcher::streamsBody(const std::string& method, std::string_view path) const {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +30,9 @@ struct IncomingRequest {
   int transport_status = 0;
   // For a route that streams its body: pulls the body from the transport (body stays empty).
   BodyReader stream;
+  // The byte ranges of a Range header, as the transport parsed them: (first, last), -1 for an
+  // open end (first -1: the last `last` bytes). Only a file answer is sliced.
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
 };
 
 class Dispatcher {

@@ -63,6 +63,7 @@ IncomingRequest incomingFrom(const httplib::Request& req) {
     if (!isPseudoHeader(name)) incoming.headers.emplace_back(name, value);
   }
   incoming.query.insert(req.params.begin(), req.params.end());
+  for (const auto& [first, last] : req.ranges) incoming.ranges.emplace_back(first, last);
   return incoming;
 }
 
@@ -100,19 +101,6 @@ void writeResponse(const Response& response, const httplib::Request& req, httpli
     ignoreRanges(req);
     res.set_content(response.body, response.content_type);
   }
-}
-
-// Every range of a Range request starts inside a file of `size` bytes (a suffix range asks for at
-// least one byte). Stricter than RFC 9110 14.1.1, which serves the satisfiable ranges of a set:
-// no client of ours asks for several.
-bool rangesSatisfiable(const httplib::Ranges& ranges, std::uint64_t size) {
-  for (const auto& [first, last] : ranges) {
-    if (first < 0 ? last <= 0 || size == 0 : static_cast<std::uint64_t>(first) >= size) {
-      return false;
-    }
-    if (first >= 0 && last >= 0 && last < first) return false;
-  }
-  return true;
 }
 
 // RFC 9112 6.3: a request with neither Content-Length nor Transfer-Encoding has no body. Read as
@@ -172,17 +160,7 @@ struct ApiServer::Impl {
 
   void configure();
   void serve(const httplib::Request& req, httplib::Response& res) const {
-    Response response = dispatcher.dispatch(incomingFrom(req));
-    if (!response.file_path.empty() && response.status == 200 &&
-        !rangesSatisfiable(req.ranges, response.file_size)) {
-      // The library would start a 206 and drop the connection: a 416 problem instead.
-      const std::uint64_t size = response.file_size;
-      IncomingRequest incoming = incomingFrom(req);
-      incoming.transport_status = 416;
-      response = dispatcher.dispatch(std::move(incoming));
-      response.headers.emplace_back("Content-Range", "bytes */" + std::to_string(size));
-    }
-    writeResponse(response, req, res);
+    writeResponse(dispatcher.dispatch(incomingFrom(req)), req, res);
   }
   void serveWithBody(const httplib::Request& req, httplib::Response& res,
                      const httplib::ContentReader& reader) const {

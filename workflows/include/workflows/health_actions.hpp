@@ -89,17 +89,17 @@ FlagReleaseDecision decideFlagRelease(const inventory::GpuFlag& flag,
                                       const std::vector<inventory::Id>& holding,
                                       const std::string& node_state);
 
-// The reset run's wait for its resident task (pure): `deadline`, when the agent must have
-// reported by.
-enum class ResetTaskDecision {
+// A reset or burn-in run's wait for its resident task (pure): `deadline`, when the agent must
+// have reported by.
+enum class ResidentTaskDecision {
   kWait,       // not reported yet
   kTimedOut,   // not reported by the deadline: the agent is silent
-  kFailed,     // the agent could not reset the GPU (its message says why)
+  kFailed,     // the task failed (a reset refused; a burn-in not run, or judged failed)
   kCancelled,  // cancelled (an operator decided the flag while the run waited)
-  kCheck,      // reset: check the next reading
+  kCheck,      // succeeded: a reset's next reading decides; a burn-in passed
 };
-ResetTaskDecision decideResetTask(const inventory::ResidentTask& task, TimePoint now,
-                                  TimePoint deadline);
+ResidentTaskDecision decideResidentTask(const inventory::ResidentTask& task, TimePoint now,
+                                        TimePoint deadline);
 
 // The reset run's check of the GPU after its reset (pure): `reset_at`, when the agent finished the
 // reset on the node's clock (the clock its readings are dated on); a reading sampled at or after

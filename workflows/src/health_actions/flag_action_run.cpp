@@ -23,11 +23,12 @@ WorkflowDef flagActionWorkflow(const char* kind, LifecycleDeps deps, LifecycleSe
   WorkflowDef def;
   def.kind = kind;
   def.first_step = "drain";
-  StepDef drain = bindStep(env, "drain", drainForFlagStep, 10, backoff);
-  drain.run = [env, next = std::string(action.front().name)](StepContext& ctx) {
-    return drainForFlag(*env, ctx, next);
-  };
-  def.steps.push_back(withSideEffects(std::move(drain), {"scheduler_drain"}));
+  std::function<StepOutcome(const Env&, StepContext&)> drain =
+      [next = std::string(action.front().name)](const Env& e, StepContext& ctx) {
+        return drainForFlag(e, ctx, next);
+      };
+  def.steps.push_back(
+      withSideEffects(bindStep(env, "drain", std::move(drain), 10, backoff), {"scheduler_drain"}));
   for (const auto& step : action) {
     StepDef bound = bindStep(env, step.name, step.run, 10, backoff);
     def.steps.push_back(step.effects.empty() ? std::move(bound)

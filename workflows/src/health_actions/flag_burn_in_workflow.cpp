@@ -145,14 +145,14 @@ StepOutcome burnInStep(const Env& env, StepContext& ctx) {
   if (!task) return StepOutcome::retry("inventory_error", task.error().message);
   const auto deadline =
       env.after(*timeAt(burn_in, "requested_at"), env.settings.timings.quick_check_timeout);
-  switch (decideResetTask(*task, ctx.now(), deadline)) {
-    case ResetTaskDecision::kWait:
+  switch (decideResidentTask(*task, ctx.now(), deadline)) {
+    case ResidentTaskDecision::kWait:
       return rollout::pollUntil(env, ctx, env.life.settings.timings.poll, deadline,
                                 "resident_burn_in",
                                 "the node's agent has not reported its burn-in yet");
-    case ResetTaskDecision::kTimedOut:
+    case ResidentTaskDecision::kTimedOut:
       return agentSilent(env, ctx, *task, "its burn-in");
-    case ResetTaskDecision::kCancelled:
+    case ResidentTaskDecision::kCancelled:
       if (task->run_id != ctx.run().id) {
         // The run it joined gave it up (an operator decided that flag): ask for one of its own.
         burn_in.erase("task_id");
@@ -163,14 +163,14 @@ StepOutcome burnInStep(const Env& env, StepContext& ctx) {
       }
       return StepOutcome::fail("burn_in_cancelled", "resident task " + std::to_string(task->id) +
                                                         " was cancelled: " + task->message);
-    case ResetTaskDecision::kFailed:
+    case ResidentTaskDecision::kFailed:
       // Without a verdict the agent could not run it: not evidence against the GPU.
       if (task->verdict_json.empty()) {
         return StepOutcome::fail("burn_in_not_run",
                                  "the node's agent could not run the burn-in: " + task->message);
       }
       return judgedFailed(env, ctx, *flag, *task);
-    case ResetTaskDecision::kCheck:
+    case ResidentTaskDecision::kCheck:
       break;
   }
   burn_in["reported_at"] = isoTime(ctx.current());

@@ -61,19 +61,19 @@ StepOutcome resetStep(const Env& env, StepContext& ctx) {
   if (!task) return StepOutcome::retry("inventory_error", task.error().message);
   const auto deadline =
       env.after(*timeAt(reset, "requested_at"), env.settings.timings.resident_task_timeout);
-  switch (decideResetTask(*task, ctx.now(), deadline)) {
-    case ResetTaskDecision::kWait:
+  switch (decideResidentTask(*task, ctx.now(), deadline)) {
+    case ResidentTaskDecision::kWait:
       return rollout::pollUntil(env, ctx, env.life.settings.timings.poll, deadline, "gpu_reset",
                                 "the node's agent has not reported the reset of " + gpuOf(*flag));
-    case ResetTaskDecision::kTimedOut:
+    case ResidentTaskDecision::kTimedOut:
       return agentSilent(env, ctx, *task, "the reset of " + gpuOf(*flag));
-    case ResetTaskDecision::kCancelled:
+    case ResidentTaskDecision::kCancelled:
       return StepOutcome::fail("gpu_reset_cancelled", "resident task " + std::to_string(task->id) +
                                                           " was cancelled: " + task->message);
-    case ResetTaskDecision::kFailed:
+    case ResidentTaskDecision::kFailed:
       return StepOutcome::fail("gpu_reset_failed", "the node's agent could not reset " +
                                                        gpuOf(*flag) + ": " + task->message);
-    case ResetTaskDecision::kCheck:
+    case ResidentTaskDecision::kCheck:
       break;
   }
   reset["reset_at"] = task->done_at;  // the node's clock, as its readings' times

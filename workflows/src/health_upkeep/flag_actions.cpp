@@ -30,12 +30,12 @@ FlagActionPlan planFlagAction(const inventory::GpuFlag& flag, const std::string&
   return FlagActionPlan::kDrain;
 }
 
-ResetTaskDecision decideResetTask(const inventory::ResidentTask& task, TimePoint now,
-                                  TimePoint deadline) {
-  if (task.state == "succeeded") return ResetTaskDecision::kCheck;
-  if (task.state == "failed") return ResetTaskDecision::kFailed;
-  if (task.state == "cancelled") return ResetTaskDecision::kCancelled;
-  return now >= deadline ? ResetTaskDecision::kTimedOut : ResetTaskDecision::kWait;
+ResidentTaskDecision decideResidentTask(const inventory::ResidentTask& task, TimePoint now,
+                                        TimePoint deadline) {
+  if (task.state == "succeeded") return ResidentTaskDecision::kCheck;
+  if (task.state == "failed") return ResidentTaskDecision::kFailed;
+  if (task.state == "cancelled") return ResidentTaskDecision::kCancelled;
+  return now >= deadline ? ResidentTaskDecision::kTimedOut : ResidentTaskDecision::kWait;
 }
 
 ResetCheckDecision decideResetCheck(const inventory::GpuRemapState& gpu,

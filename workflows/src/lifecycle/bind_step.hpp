@@ -2,8 +2,10 @@
 // (lifecycle, firmware update, decommission) builds its step list from.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "workflows/lifecycle.hpp"
 #include "workflows/step.hpp"
@@ -42,6 +44,21 @@ StepDef bindStep(const std::shared_ptr<const Env>& env, std::string name,
                  StepOutcome (*fn)(const Env&, StepContext&), int max_attempts,
                  StepBackoff backoff) {
   StepDef def = bindStep(env, std::move(name), fn, max_attempts, backoff.base, backoff.cap);
+  def.patience = backoff.patience;
+  return def;
+}
+
+// The same for a step that needs more than its environment (a lambda with captures).
+template <class Env>
+StepDef bindStep(const std::shared_ptr<const Env>& env, std::string name,
+                 std::function<StepOutcome(const Env&, StepContext&)> fn, int max_attempts,
+                 std::type_identity_t<StepBackoff> backoff) {
+  StepDef def;
+  def.name = std::move(name);
+  def.run = [env, fn = std::move(fn)](StepContext& ctx) { return fn(*env, ctx); };
+  def.max_attempts = max_attempts;
+  def.backoff_base = backoff.base;
+  def.backoff_cap = backoff.cap;
   def.patience = backoff.patience;
   return def;
 }
